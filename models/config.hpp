@@ -1,0 +1,67 @@
+// The scheduler configuration and the scenario: everything a run needs, independent of files and CLI.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "workload/workload.hpp"
+
+namespace twinsched {
+
+/// Idle strategy and its knobs (see models/idle/). Times in nanoseconds.
+struct idle_config {
+  std::string strategy = "backoff";  ///< busy-spin | noop | yield | sleep | backoff | park
+  std::uint32_t max_spins = 64;      ///< backoff: pause-spins before yielding
+  std::uint32_t max_yields = 16;     ///< backoff: yields before parking
+  std::uint64_t min_park_ns = 10'000;     ///< backoff: first park
+  std::uint64_t max_park_ns = 1'000'000;  ///< backoff: park doubles up to this
+  std::uint64_t sleep_ns = 50'000;        ///< sleep: fixed park
+};
+
+/// Policy-specific knobs; each policy reads the ones it needs.
+struct scheduler_config {
+  std::string policy = "stealing";  ///< shared-queue | distribution | sharing | stealing | donation | adaptive
+  std::uint32_t workers = 2;
+  idle_config idle;
+  std::uint32_t burst = 16;       ///< max messages per actor turn
+  bool fifo = false;              ///< stealing: owner pops FIFO (ForkJoinPool asyncMode)
+  std::string steal = "one";      ///< stealing: "one" | "half"
+  std::uint32_t donate_threshold = 2;     ///< donation: mailbox length that triggers donation
+  std::uint32_t overload_after = 1000;    ///< adaptive: messages without going idle
+  std::uint32_t min_workers = 1;          ///< adaptive
+  std::uint32_t max_workers = 0;          ///< adaptive; 0 = same as workers
+  std::uint64_t retire_after_ns = 1'000'000;  ///< adaptive: idle time before a thread retires
+  bool checks = false;  ///< test builds: guard that no actor runs on two workers at once
+};
+
+/// A scenario: a workload with parameters, a scheduler configuration, a machine model.
+struct scenario {
+  std::string name = "unnamed";
+  std::string description;
+  std::string source;  ///< file the scenario came from, or "<embedded>"
+  std::uint64_t seed = 1;
+  std::string workload = "forward";
+  std::map<std::string, param_value> workload_params;  ///< validated, defaults not filled
+  scheduler_config sched;
+  std::string machine = "default";  ///< name of a models/machines/*.toml file
+  std::string trace_level = "off";  ///< off | decisions | full
+};
+
+/// Names accepted in scenario files and on the command line.
+const std::vector<std::string>& policy_names();
+const std::vector<std::string>& idle_names();
+const std::vector<std::string>& trace_level_names();
+
+}  // namespace twinsched
+
+namespace twinsched {
+/// A configuration that cannot run (unknown policy, donation without groups, ...).
+/// The CLI reports it as one line and exits with code 2.
+struct config_error : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+/// Throws config_error when `s` names unknown policies/strategies or has impossible knobs.
+void validate(const scenario& s);
+}  // namespace twinsched

@@ -1,0 +1,36 @@
+// What one run measured: totals, per-worker shares and counters, and the correctness verdict.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace twinsched {
+
+struct worker_stats {
+  std::uint64_t messages = 0;   ///< messages processed by this worker
+  std::uint64_t turns = 0;      ///< actor turns (runs of up to `burst` messages)
+  std::uint64_t steals = 0;     ///< actors taken from another worker's queue
+  std::uint64_t parks = 0;      ///< times the worker blocked
+  std::uint64_t wakeups = 0;    ///< times this worker woke another one
+  std::uint64_t busy_ns = 0;    ///< time spent finding and running actors
+  std::uint64_t idle_ns = 0;    ///< time spent in the idle strategy (spinning, yielding, parked)
+};
+
+struct run_result {
+  std::string scenario, backend, policy, idle, workload;
+  std::uint32_t workers = 0;
+  std::uint64_t messages = 0;          ///< processed, including dead letters
+  std::uint64_t expected_messages = 0;
+  std::uint64_t dead_letters = 0;
+  double wall_s = 0;                   ///< from workers' start to quiescence
+  std::vector<worker_stats> per_worker;
+  std::uint64_t checksum = 0, reference = 0;
+  std::string detail;                  ///< the workload's own result line, if any
+  std::vector<std::string> errors;     ///< behavior exceptions, with the actor's name
+  bool workload_ok = true;
+
+  double msgs_per_s() const { return wall_s > 0 ? double(messages) / wall_s : 0; }
+  bool ok() const { return checksum == reference && messages == expected_messages && workload_ok; }
+};
+
+}  // namespace twinsched

@@ -1,0 +1,77 @@
+// A workload: the actors a scenario starts with, their messages, and the checksum that proves the run.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "../behavior.hpp"
+
+namespace twinsched {
+
+/// A workload parameter value as written in a scenario file.
+using param_value = std::variant<std::int64_t, double, bool, std::string>;
+
+/// One parameter a workload accepts: its name, type (the default's alternative), lower
+/// bound for numbers, and a one-line explanation shown by `twinsched list workloads`.
+struct param_spec {
+  std::string name;
+  param_value default_value;
+  std::string doc;
+  double min = 1;  ///< numbers below this are rejected (counts must be positive)
+};
+
+/// The parameters of one workload instance, defaults filled in.
+class workload_params {
+ public:
+  std::map<std::string, param_value> values;
+  std::int64_t integer(const std::string& k) const { return std::get<std::int64_t>(values.at(k)); }
+  double real(const std::string& k) const {
+    const auto& v = values.at(k);
+    return std::holds_alternative<double>(v) ? std::get<double>(v) : double(std::get<std::int64_t>(v));
+  }
+  bool boolean(const std::string& k) const { return std::get<bool>(values.at(k)); }
+};
+
+/// A built workload. `start` runs once before the workers do; `checksum` once after the
+/// run is quiescent. The checksum is order-independent: it depends on which messages were
+/// delivered where, never on the interleaving, so it must equal `reference_checksum`, the
+/// same routing computed by a plain sequential loop.
+class workload {
+ public:
+  virtual ~workload() = default;
+  virtual void start(context& ctx) = 0;
+  virtual std::uint64_t checksum() const = 0;
+  virtual std::uint64_t reference_checksum() const = 0;
+  /// Messages a correct run processes, counting the injected ones.
+  virtual std::uint64_t expected_messages() const = 0;
+  /// Extra result line (e.g. the computed value of pi); empty if none.
+  virtual std::string detail() const { return {}; }
+  /// False when the workload's own result check fails (e.g. pi off by more than 1e-6).
+  virtual bool result_ok() const { return true; }
+  /// True when the workload declares groups of equal actors (required by `donation`).
+  virtual bool has_groups() const { return false; }
+};
+
+/// A workload type, registered by name for scenario files.
+struct workload_info {
+  std::string name;
+  std::string description;
+  std::vector<param_spec> params;
+  std::function<std::unique_ptr<workload>(const workload_params&, std::uint64_t seed)> make;
+};
+
+/// The workloads twinsched ships (forward, pingpong, pi, ...), defined in builtins.cpp.
+std::vector<workload_info> builtin_workloads();
+/// Register a workload type; returns true so it can initialize a namespace-scope constant.
+bool register_workload(workload_info info);
+const workload_info* find_workload(const std::string& name);
+/// All registered workloads, sorted by name.
+std::vector<const workload_info*> all_workloads();
+/// The workload's defaults overlaid with `given` (which the scenario loader validated).
+workload_params with_defaults(const workload_info& w, const std::map<std::string, param_value>& given);
+
+}  // namespace twinsched

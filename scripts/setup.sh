@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs the Debian packages twinsched builds with; idempotent and silent when all are present.
+set -euo pipefail
+pkgs=(build-essential cmake ninja-build pkg-config libsimgrid-dev libboost-graph-dev libcli11-dev
+      doctest-dev libtomlplusplus-dev nlohmann-json3-dev)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+echo "setup: installing ${missing[*]}" >&2
+sudo=""; [ "$(id -u)" -ne 0 ] && sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
