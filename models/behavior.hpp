@@ -52,6 +52,9 @@ class context {
   virtual void stop() = 0;
   /// Model `ns` nanoseconds of CPU work: burned on real cores, charged in simulation.
   virtual void burn_ns(std::uint64_t ns) = 0;
+  /// Declare that work the behavior really did costs `ns` on the modeled machine: free on
+  /// real cores (the work already ran), charged in simulation.
+  virtual void did_work_ns(std::uint64_t ns) = 0;
   /// The actor whose message is being processed (empty outside a behavior).
   virtual actor_ref self() const = 0;
 

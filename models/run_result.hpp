@@ -22,6 +22,7 @@ struct run_result {
   std::uint64_t messages = 0;          ///< processed, including dead letters
   std::uint64_t expected_messages = 0;
   std::uint64_t dead_letters = 0;
+  std::uint64_t leftover = 0;          ///< non-empty mailboxes + queued actors at the end (must be 0)
   double wall_s = 0;                   ///< from workers' start to quiescence
   std::vector<worker_stats> per_worker;
   std::uint64_t checksum = 0, reference = 0;
@@ -30,7 +31,7 @@ struct run_result {
   bool workload_ok = true;
 
   double msgs_per_s() const { return wall_s > 0 ? double(messages) / wall_s : 0; }
-  bool ok() const { return checksum == reference && messages == expected_messages && workload_ok; }
+  bool ok() const { return checksum == reference && messages == expected_messages && leftover == 0 && workload_ok; }
 };
 
 }  // namespace twinsched

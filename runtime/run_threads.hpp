@@ -9,4 +9,7 @@ namespace twinsched {
 /// `s.sched.workers` std::threads and returns the measurements and the checksum verdict.
 run_result run_on_threads(const scenario& s);
 
+/// Runs an already built workload (user code, tests) with configuration `c`.
+run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t seed = 1);
+
 }  // namespace twinsched

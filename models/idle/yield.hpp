@@ -1,0 +1,10 @@
+// Idle strategy `yield`: give the core to another thread between attempts.
+#pragma once
+#include "idle_decision.hpp"
+
+namespace twinsched {
+struct yield_idle {
+  static constexpr const char* name = "yield";
+  idle_decision next(unsigned /*round*/) const { return {idle_decision::yield}; }
+};
+}  // namespace twinsched

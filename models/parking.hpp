@@ -1,0 +1,96 @@
+// The idle-worker registry: how a worker goes to sleep and how work wakes it without losing a wake-up.
+//
+// Overview
+//   Each worker has a slot with a `sleeping` flag and the platform's parker (a one-token
+//   binary semaphore, platform.hpp contract 3). `count_` is the number of raised flags, so
+//   a worker that makes work available pays one load when nobody sleeps.
+//
+// Invariants
+//   - count_ == number of slots whose flag is 1 (up to in-flight updates by one party).
+//   - Only the owner raises its flag; whoever lowers it from 1 to 0 (owner cancelling, or a
+//     waker claiming it) also decrements count_ and, if a waker, deposits a token.
+//
+// Protocol
+//   sleeper (worker i):  1. flag[i] = 1; count_ += 1                          (seq_cst RMW)
+//                        2. re-check every place work can appear for i, and `done`
+//                        3. if found: cancel (lower own flag if still raised) and run it
+//                        4. else parker[i].park() / park_for(t); then cancel as in 3
+//   waker:               1. make work visible (queue push, state store)
+//                        2. fence(seq_cst); if count_ == 0 stop                (nobody sleeps)
+//                        3. pick a slot with flag 1, exchange it to 0; the winner
+//                           decrements count_ and unparks that worker
+//   Why no wake-up is lost: sleeper step 1 and waker step 2 are both seq_cst, so either the
+//   waker's load sees the raised count (and wakes someone, whose park returns because the
+//   parker keeps the token even if it was deposited before park) or the sleeper's step-2
+//   re-check comes after the work became visible and finds it. A stale token (woken while
+//   cancelling) only causes one spurious return from a later park, which callers tolerate.
+#pragma once
+#include <cstdint>
+#include <memory>
+
+#include "platform.hpp"
+
+namespace twinsched {
+
+template <class P>
+class parking {
+ public:
+  explicit parking(unsigned slots) : n_(slots), slots_(std::make_unique<slot[]>(slots)) {}
+
+  /// Sleeper step 1.
+  void announce(unsigned i) {
+    slots_[i].sleeping.store(1, std::memory_order_relaxed);  // published by the RMW below
+    count_.fetch_add(1, std::memory_order_seq_cst);
+  }
+  /// Sleeper step 3: lower our own flag unless a waker already did.
+  void cancel(unsigned i) {
+    if (slots_[i].sleeping.exchange(0, std::memory_order_acq_rel) == 1) count_.fetch_sub(1, std::memory_order_acq_rel);
+  }
+  void park(unsigned i) { slots_[i].parker.park(); }
+  void park_for(unsigned i, std::uint64_t ns) { slots_[i].parker.park_for(ns); }
+
+  /// Waker steps 2-3: wake one sleeping worker, if any. `from` (a worker, or -1) only counts.
+  bool wake_one(int from) {
+    P::fence(std::memory_order_seq_cst);  // pairs with announce's seq_cst RMW
+    if (count_.load(std::memory_order_relaxed) == 0) return false;
+    unsigned start = from < 0 ? 0 : unsigned(from) + 1;
+    for (unsigned k = 0; k < n_; ++k)
+      if (claim((start + k) % n_, from)) return true;
+    return false;
+  }
+  /// Wake worker i if it sleeps (targeted policies: distribution, sharing, adaptive).
+  bool wake(unsigned i, int from) {
+    P::fence(std::memory_order_seq_cst);  // pairs with announce's seq_cst RMW
+    return count_.load(std::memory_order_relaxed) != 0 && claim(i, from);
+  }
+  /// Termination: wake every sleeper. Also deposits tokens for workers about to park.
+  void wake_all() {
+    P::fence(std::memory_order_seq_cst);
+    for (unsigned i = 0; i < n_; ++i) {
+      claim(i, -1);
+      slots_[i].parker.unpark();
+    }
+  }
+  std::uint64_t wakeups_by(unsigned i) const { return slots_[i].wakeups_by; }
+
+ private:
+  bool claim(unsigned i, int from) {
+    if (slots_[i].sleeping.load(std::memory_order_relaxed) == 0) return false;
+    if (slots_[i].sleeping.exchange(0, std::memory_order_acq_rel) != 1) return false;
+    count_.fetch_sub(1, std::memory_order_acq_rel);
+    slots_[i].parker.unpark();
+    if (from >= 0) ++slots_[unsigned(from)].wakeups_by;
+    return true;
+  }
+
+  struct alignas(64) slot {
+    typename P::template atomic<std::uint32_t> sleeping{0};
+    typename P::parker parker;
+    std::uint64_t wakeups_by = 0;  // written only by the worker owning this slot, as a waker
+  };
+  unsigned n_;
+  std::unique_ptr<slot[]> slots_;
+  alignas(64) typename P::template atomic<std::uint32_t> count_{0};
+};
+
+}  // namespace twinsched

@@ -1,0 +1,30 @@
+// What a scheduling policy provides to the worker loop: the interface all six policies implement.
+//
+// A policy decides where a runnable actor waits and which actor an idle worker takes next.
+// The worker loop (worker.hpp) calls, for policy type Pol over platform P:
+//
+//   Pol(parking<P>&, const scheduler_config&, std::uint64_t seed)
+//   void on_spawn(actor_cell<P>&, int spawner)       -- bind a new actor (distribution: home)
+//   void push(int from, actor_cell<P>&, push_reason) -- the actor became runnable; `from` is
+//                                                       the pushing worker or -1 (outside);
+//                                                       the policy wakes a sleeper if needed
+//   actor_cell<P>* pop(unsigned w, worker_stats&)    -- next actor for w, or null
+//   bool has_work(unsigned w) const                  -- re-check before parking: true if a
+//                                                       pop by w could succeed now
+//   std::size_t queued() const                       -- actors still queued (quiescent: 0)
+//
+// Optional hooks, called only if the policy declares them (donation, sharing, adaptive):
+//   void after_message(unsigned w, actor_cell<P>&)   -- after each message
+//   void on_idle(unsigned w)                         -- when w found no work
+#pragma once
+#include <cstdint>
+
+namespace twinsched {
+
+enum class push_reason : std::uint8_t {
+  sent,      ///< a message reached an idle actor
+  yielded,   ///< the actor used its burst, or its mailbox was mid-push, and still has work
+  external,  ///< injected before the run (workload start)
+};
+
+}  // namespace twinsched

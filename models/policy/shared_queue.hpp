@@ -1,0 +1,34 @@
+// Policy `shared-queue`: one global FIFO of runnable actors for all workers (the thread-pool-executor baseline).
+#pragma once
+#include "../config.hpp"
+#include "../parking.hpp"
+#include "../run_result.hpp"
+#include "locked_fifo.hpp"
+#include "policy.hpp"
+
+namespace twinsched {
+
+template <class P>
+class shared_queue_policy {
+ public:
+  static constexpr const char* name = "shared-queue";
+
+  shared_queue_policy(parking<P>& park, const scheduler_config&, std::uint64_t /*seed*/) : park_(park) {}
+
+  void on_spawn(actor_cell<P>&, int) {}
+
+  void push(int from, actor_cell<P>& a, push_reason) {
+    queue_.push(a);
+    park_.wake_one(from);
+  }
+
+  actor_cell<P>* pop(unsigned, worker_stats&) { return queue_.pop(); }
+  bool has_work(unsigned) const { return queue_.size() != 0; }
+  std::size_t queued() const { return queue_.size(); }
+
+ private:
+  parking<P>& park_;
+  locked_fifo<P> queue_;
+};
+
+}  // namespace twinsched

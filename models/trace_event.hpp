@@ -1,0 +1,25 @@
+// The trace event vocabulary shared by both backends; emitted from models/ through the platform.
+#pragma once
+#include <cstdint>
+
+namespace twinsched {
+
+enum class event_kind : std::uint8_t {
+  worker_start, worker_stop, send, schedule, run_begin, run_end, message_begin, message_end,
+  steal, donate, migrate, park, unpark, thread_start, thread_retire,
+};
+
+/// Trace detail. `decisions` records scheduling decisions only (schedule, run, steal,
+/// donate, migrate, park, unpark, thread start/retire); `full` adds sends and messages.
+enum class trace_level : std::uint8_t { off, decisions, full };
+
+struct trace_event {
+  std::uint64_t time_ns = 0;
+  std::uint64_t message = 0;  ///< message id, 0 if none
+  std::uint32_t actor = 0;    ///< actor id, 0 if none
+  std::uint32_t other = 0;    ///< victim / target worker / queue, by kind
+  std::uint16_t worker = 0;
+  event_kind kind = event_kind::send;
+};
+
+}  // namespace twinsched

@@ -1,0 +1,229 @@
+// A worker: the loop that takes runnable actors from the policy, runs their turns, and idles when there are none.
+//
+// Overview
+//   One worker per platform thread (std::thread, or an S4U actor on a modeled core). The
+//   worker is also the `context` behaviors act through while it runs them, so sends,
+//   spawns and envelope recycling use worker-private state: no lock and no allocation on
+//   the hot path.
+//
+// The loop
+//   1. a = policy.pop(w)               -- own queue, shared queue, steal: the policy's choice
+//   2. if a: run a's turn (up to `burst` messages), go to 1
+//   3. else enter idle once per idle spell (scheduler.hpp checks quiescence there), then
+//      follow the idle strategy: retry, spin, yield, or park through parking.hpp, and go to 1
+//   4. leave when the scheduler says the run is done.
+//
+// A turn (the actor's state machine is in actor.hpp)
+//   - pop a message, process it, recycle its envelope, count it; stop after `burst`
+//   - if the mailbox drained: release the actor (it may come straight back if a message
+//     raced in); if `burst` ran out or a producer is mid-push: push it back to the policy
+//   - in test builds (`checks`), a guard aborts if a second worker enters the same actor.
+//
+// Termination counters: `sent_` and `processed_` are written only by this worker, after the
+// fact they count (a message is counted sent before it is pushed, processed after its
+// handler's own sends), which is what the scheduler's quiescence check relies on.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "actor.hpp"
+#include "config.hpp"
+#include "envelope_pool.hpp"
+#include "idle/idle_strategy.hpp"
+#include "platform.hpp"
+#include "policy/policy.hpp"
+#include "run_result.hpp"
+#include "trace_event.hpp"
+
+namespace twinsched {
+
+template <platform P, class Pol>
+class scheduler;
+
+template <platform P, class Pol>
+class worker final : public context {
+ public:
+  using sched_t = scheduler<P, Pol>;
+  using cell = actor_cell<P>;
+
+  worker(sched_t& s, unsigned index)
+      : s_(s), index_(index), pool_(s.depot()), idle_(s.config().idle), burst_(s.config().burst),
+        checks_(s.config().checks) {}
+
+  void loop() {
+    s_.trace(event_kind::worker_start, index_, 0, 0, 0);
+    std::uint64_t mark = s_.plat().now_ns();
+    bool idle = false;
+    unsigned round = 0;
+    for (;;) {
+      if (cell* a = s_.policy().pop(index_, stats_)) {
+        if (idle) {
+          idle = false;
+          round = 0;
+          s_.leave_idle();
+          mark = account(stats_.idle_ns, mark);
+        }
+        run_turn(*a);
+        continue;
+      }
+      if constexpr (requires(Pol& p) { p.on_idle(index_); }) s_.policy().on_idle(index_);
+      if (!idle) {
+        idle = true;
+        mark = account(stats_.busy_ns, mark);
+        if (s_.enter_idle()) break;
+      }
+      if (s_.done()) break;
+      idle_step(round++);
+    }
+    account(idle ? stats_.idle_ns : stats_.busy_ns, mark);
+    s_.trace(event_kind::worker_stop, index_, 0, 0, 0);
+  }
+
+  // ---- context: what behaviors call while this worker runs them ----
+
+  actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options& o) override {
+    return actor_ref(s_.adopt(spawned_, std::move(b), o, int(index_)));
+  }
+
+  void send(actor_ref to, const message& m) override {
+    envelope<P>* e = pool_.get();
+    e->msg = m;
+    e->msg.sender = current_;
+    e->id = (std::uint64_t(index_ + 1) << 48) | ++sent_local_;
+    sent_.store(sent_local_, std::memory_order_release);  // read by the quiescence check
+    deliver(*static_cast<cell*>(to.get()), e);
+  }
+
+  /// Delivers a ready envelope (send, and donation's re-delivery).
+  void deliver(cell& to, envelope<P>* e) {
+    if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, index_, to.id(), e->id, 0);
+    to.box().push(e);
+    if (to.claim_after_push()) {
+      if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, to.id(), e->id, 0);
+      s_.policy().push(int(index_), to, push_reason::sent);
+    }
+  }
+
+  void become(std::unique_ptr<behavior> b) override { become_ = std::move(b); }
+  void stop() override { stop_ = true; }
+  void burn_ns(std::uint64_t ns) override { s_.plat().burn_ns(ns); }
+  void did_work_ns(std::uint64_t ns) override { s_.plat().charge_ns(ns); }
+  actor_ref self() const override { return actor_ref(current_); }
+
+  // ---- read by the scheduler ----
+
+  std::uint64_t sent() const { return sent_.load(std::memory_order_acquire); }
+  std::uint64_t processed() const { return processed_.load(std::memory_order_acquire); }
+  const worker_stats& stats() const { return stats_; }
+  std::uint64_t dead_letters() const { return dead_letters_; }
+  std::vector<std::unique_ptr<cell>>& spawned() { return spawned_; }
+  envelope_pool<P>& pool() { return pool_; }
+  unsigned index() const { return index_; }
+
+ private:
+  std::uint64_t account(std::uint64_t& bucket, std::uint64_t mark) {
+    std::uint64_t now = s_.plat().now_ns();
+    bucket += now - mark;
+    return now;
+  }
+
+  void run_turn(cell& a) {
+    ++stats_.turns;
+    if (checks_) {
+      if (std::uint32_t other = a.enter(index_))
+        s_.fatal("actor '" + a.name() + "' entered by worker " + std::to_string(index_) + " while worker " +
+                 std::to_string(other - 1) + " runs it");
+    }
+    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_begin, index_, a.id(), 0, a.last_worker);
+    a.last_worker = index_;
+    current_ = &a;
+    bool drained = false;
+    for (std::uint32_t n = 0; n < burst_; ++n) {
+      envelope_base<P>* e = nullptr;
+      auto st = a.box().pop(e);
+      if (st != mailbox<P>::pop_status::item) {
+        drained = st == mailbox<P>::pop_status::empty;
+        break;
+      }
+      process(a, *static_cast<envelope<P>*>(e));
+      if constexpr (requires(Pol& p) { p.after_message(index_, a); }) s_.policy().after_message(index_, a);
+      if (n + 1 == burst_) drained = a.box().empty();
+    }
+    current_ = nullptr;
+    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_end, index_, a.id(), 0, 0);
+    if (checks_) a.leave();
+    if (!drained || a.release()) s_.policy().push(int(index_), a, push_reason::yielded);
+  }
+
+  void process(cell& a, envelope<P>& e) {
+    if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_begin, index_, a.id(), e.id, 0);
+    if (a.stopped()) {
+      ++dead_letters_;
+    } else {
+      try {
+        a.current()->receive(*this, e.msg);
+      } catch (const std::exception& ex) {
+        s_.report("actor '" + a.name() + "' failed: " + ex.what());
+        stop_ = true;
+      } catch (...) {
+        s_.report("actor '" + a.name() + "' failed: unknown exception");
+        stop_ = true;
+      }
+      if (become_) a.replace(std::move(become_));
+      if (stop_) {
+        a.set_stopped();
+        stop_ = false;
+      }
+    }
+    if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_end, index_, a.id(), e.id, 0);
+    a.count_processed();
+    pool_.put(&e);
+    ++stats_.messages;
+    processed_.store(stats_.messages, std::memory_order_release);  // read by the quiescence check
+  }
+
+  void idle_step(unsigned round) {
+    idle_decision d = idle_.next(round);
+    switch (d.what) {
+      case idle_decision::retry: return;
+      case idle_decision::spin: s_.plat().spin_pause(); return;
+      case idle_decision::yield: s_.plat().yield_now(); return;
+      case idle_decision::park_for:
+      case idle_decision::park: break;
+    }
+    auto& park = s_.sleepers();
+    park.announce(index_);  // parking.hpp sleeper step 1
+    if (s_.policy().has_work(index_) || s_.done()) {  // step 2
+      park.cancel(index_);
+      return;
+    }
+    ++stats_.parks;
+    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::park, index_, 0, 0, 0);
+    if (d.what == idle_decision::park) park.park(index_);
+    else park.park_for(index_, d.ns);
+    park.cancel(index_);  // step 4
+    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::unpark, index_, 0, 0, 0);
+  }
+
+  sched_t& s_;
+  unsigned index_;
+  envelope_pool<P> pool_;
+  idle_strategy idle_;
+  std::uint32_t burst_;
+  bool checks_;
+  cell* current_ = nullptr;
+  std::unique_ptr<behavior> become_;
+  bool stop_ = false;
+  std::uint64_t sent_local_ = 0, dead_letters_ = 0;
+  worker_stats stats_;
+  std::vector<std::unique_ptr<cell>> spawned_;
+  alignas(64) typename P::template atomic<std::uint64_t> sent_{0};
+  typename P::template atomic<std::uint64_t> processed_{0};
+};
+
+}  // namespace twinsched

@@ -1,0 +1,6 @@
+// The list of workloads twinsched ships.
+#include "builtins.hpp"
+
+namespace twinsched {
+std::vector<workload_info> builtin_workloads() { return {forward_workload(), pingpong_workload(), pi_workload()}; }
+}  // namespace twinsched

@@ -1,0 +1,9 @@
+// The built-in workload types, one function each, gathered by builtins.cpp.
+#pragma once
+#include "workload.hpp"
+
+namespace twinsched {
+workload_info forward_workload();
+workload_info pingpong_workload();
+workload_info pi_workload();
+}  // namespace twinsched

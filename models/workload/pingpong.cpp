@@ -1,0 +1,77 @@
+// Workload `pingpong`: pairs of actors bounce one message back and forth N times each.
+#include <vector>
+
+#include "../rng.hpp"
+#include "builtins.hpp"
+
+namespace twinsched {
+namespace {
+
+class player final : public behavior {
+ public:
+  explicit player(std::uint64_t cost_ns) : cost_ns_(cost_ns) {}
+  void set_partner(actor_ref p) { partner_ = p; }
+  void receive(context& ctx, const message& m) override {
+    acc_ += splitmix64(m.a ^ (m.b << 40));
+    if (cost_ns_) ctx.burn_ns(cost_ns_);
+    if (m.a > 1) ctx.send(partner_, message{m.a - 1, m.b});
+  }
+  std::uint64_t acc() const { return acc_; }
+
+ private:
+  actor_ref partner_;
+  std::uint64_t cost_ns_;
+  std::uint64_t acc_ = 0;
+};
+
+class pingpong final : public workload {
+ public:
+  explicit pingpong(const workload_params& p)
+      : pairs_(std::uint64_t(p.integer("pairs"))), bounces_(std::uint64_t(p.integer("bounces"))),
+        cost_ns_(std::uint64_t(p.integer("cost_ns"))) {}
+
+  void start(context& ctx) override {
+    std::vector<actor_ref> pings;
+    for (std::uint64_t i = 0; i < pairs_; ++i) {
+      auto a = std::make_unique<player>(cost_ns_), b = std::make_unique<player>(cost_ns_);
+      player *pa = a.get(), *pb = b.get();
+      actor_ref ra = ctx.spawn(std::move(a)), rb = ctx.spawn(std::move(b));
+      pa->set_partner(rb);
+      pb->set_partner(ra);
+      players_.push_back(pa);
+      players_.push_back(pb);
+      pings.push_back(ra);
+    }
+    for (std::uint64_t i = 0; i < pairs_; ++i) ctx.send(pings[i], message{bounces_, i});
+  }
+
+  std::uint64_t checksum() const override {
+    std::uint64_t s = 0;
+    for (auto* p : players_) s += p->acc();
+    return s;
+  }
+  std::uint64_t reference_checksum() const override {
+    std::uint64_t s = 0;
+    for (std::uint64_t i = 0; i < pairs_; ++i)
+      for (std::uint64_t n = bounces_; n >= 1; --n) s += splitmix64(n ^ (i << 40));
+    return s;
+  }
+  std::uint64_t expected_messages() const override { return pairs_ * bounces_; }
+
+ private:
+  std::uint64_t pairs_, bounces_, cost_ns_;
+  std::vector<player*> players_;
+};
+
+}  // namespace
+
+workload_info pingpong_workload() {
+  return {"pingpong",
+          "pairs of actors bouncing one message back and forth",
+          {{"pairs", std::int64_t(1), "number of independent pairs"},
+           {"bounces", std::int64_t(1000000), "messages processed per pair"},
+           {"cost_ns", std::int64_t(0), "extra CPU work per message, in nanoseconds", 0}},
+          [](const workload_params& p, std::uint64_t) { return std::make_unique<pingpong>(p); }};
+}
+
+}  // namespace twinsched

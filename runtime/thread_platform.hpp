@@ -1,0 +1,101 @@
+// The real platform: std::thread workers, std::atomic, futex-backed parking, the steady clock.
+#pragma once
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "models/platform.hpp"
+#include "models/trace_event.hpp"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+namespace twinsched {
+
+class thread_platform {
+ public:
+  template <class T>
+  using atomic = std::atomic<T>;
+  using mutex = std::mutex;
+
+  /// One-token binary semaphore (platform.hpp contract 3). The token lives in `state_`:
+  /// unpark without a sleeper is one exchange; only a parked thread makes unpark take the
+  /// lock and notify.
+  class parker {
+   public:
+    void park() { wait(nullptr); }
+    void park_for(std::uint64_t ns) {
+      auto until = std::chrono::steady_clock::now() + std::chrono::nanoseconds(ns);
+      wait(&until);
+    }
+    void unpark() {
+      if (state_.exchange(notified, std::memory_order_release) == parked) {  // pairs with wait's acquire
+        std::lock_guard<std::mutex> g(m_);  // the sleeper is between its CAS and cv wait, or in it
+        cv_.notify_one();
+      }
+    }
+
+   private:
+    enum : int { empty = 0, parked = 1, notified = 2 };
+    void wait(const std::chrono::steady_clock::time_point* until) {
+      if (state_.exchange(empty, std::memory_order_acquire) == notified) return;  // consume a token
+      std::unique_lock<std::mutex> lk(m_);
+      int expected = empty;
+      if (!state_.compare_exchange_strong(expected, parked, std::memory_order_acquire)) {
+        state_.store(empty, std::memory_order_relaxed);  // it was `notified`: consume
+        return;
+      }
+      for (;;) {
+        if (until) {
+          if (cv_.wait_until(lk, *until) == std::cv_status::timeout) break;
+        } else {
+          cv_.wait(lk);
+        }
+        if (state_.load(std::memory_order_acquire) == notified) break;
+      }
+      state_.store(empty, std::memory_order_relaxed);  // consume the token or cancel `parked`
+    }
+    std::atomic<int> state_{empty};
+    std::mutex m_;
+    std::condition_variable cv_;
+  };
+
+  thread_platform();
+
+  static void fence(std::memory_order o) { std::atomic_thread_fence(o); }
+
+  std::uint64_t now_ns() const {
+    return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count());
+  }
+  void burn_ns(std::uint64_t ns);
+  void charge_ns(std::uint64_t) {}
+  void spin_pause() {
+#if defined(__x86_64__) || defined(__i386__)
+    _mm_pause();
+#endif
+  }
+  void yield_now() { std::this_thread::yield(); }
+
+  void start_worker(int index, std::function<void()> fn);
+  void join_workers();
+  int current_worker() const;
+  unsigned hardware_workers() const { return std::max(1u, std::thread::hardware_concurrency()); }
+  void trace(const trace_event&) {}
+
+ private:
+  std::chrono::steady_clock::time_point t0_;
+  std::vector<std::thread> threads_;
+};
+
+static_assert(platform<thread_platform>);
+
+/// Busy-loop iterations per microsecond on this machine, measured once per process.
+double burn_loops_per_us();
+
+}  // namespace twinsched

@@ -1,0 +1,193 @@
+// The public actor API: send order per sender, become, stop, failures, and many actors.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <memory>
+#include <vector>
+
+#include "models/behavior.hpp"
+#include "runtime/run_threads.hpp"
+
+using namespace twinsched;
+
+namespace {
+
+scheduler_config config(const std::string& policy, std::uint32_t workers) {
+  scheduler_config c;
+  c.policy = policy;
+  c.workers = workers;
+  c.checks = true;
+  c.burst = 3;
+  return c;
+}
+
+/// Senders each send `per` numbered messages to every receiver; receivers check that each
+/// sender's numbers arrive in order.
+struct fifo_workload final : workload {
+  static constexpr std::uint64_t senders = 6, receivers = 3, per = 3000;
+  struct receiver final : behavior {
+    std::vector<std::int64_t> last = std::vector<std::int64_t>(senders, -1);
+    std::uint64_t violations = 0, got = 0;
+    void receive(context&, const message& m) override {
+      if (std::int64_t(m.b) != last[m.a] + 1) ++violations;
+      last[m.a] = std::int64_t(m.b);
+      ++got;
+    }
+  };
+  struct sender final : behavior {
+    std::vector<actor_ref>* to;
+    explicit sender(std::vector<actor_ref>* t) : to(t) {}
+    void receive(context& ctx, const message& m) override {
+      for (std::uint64_t i = 0; i < per; ++i)
+        for (auto r : *to) ctx.send(r, message{m.a, i});
+    }
+  };
+  std::vector<actor_ref> rs;
+  std::vector<receiver*> rb;
+  void start(context& ctx) override {
+    for (std::uint64_t i = 0; i < receivers; ++i) {
+      auto b = std::make_unique<receiver>();
+      rb.push_back(b.get());
+      rs.push_back(ctx.spawn(std::move(b)));
+    }
+    for (std::uint64_t s = 0; s < senders; ++s) ctx.send(ctx.spawn(std::make_unique<sender>(&rs)), message{s});
+  }
+  std::uint64_t checksum() const override {
+    std::uint64_t v = 0, got = 0;
+    for (auto* r : rb) v += r->violations, got += r->got;
+    return v * 1'000'000'000 + got;
+  }
+  std::uint64_t reference_checksum() const override { return senders * receivers * per; }
+  std::uint64_t expected_messages() const override { return senders + senders * receivers * per; }
+};
+
+}  // namespace
+
+TEST_CASE("messages from one sender to one receiver are processed in send order" *
+          doctest::test_suite("concurrency") * doctest::timeout(60)) {
+  for (const auto& policy : policy_names())
+    for (std::uint32_t workers : {1u, 2u, 4u}) {
+      CAPTURE(policy);
+      CAPTURE(workers);
+      fifo_workload w;
+      run_result r = run_on_threads(config(policy, workers), w);
+      CHECK(r.checksum == r.reference);  // no violation, everything received
+      CHECK(r.ok());
+    }
+}
+
+namespace {
+/// Each actor counts once; spawned 100k strong, each sent one message.
+struct many_actors final : workload {
+  static constexpr std::uint32_t n = 100'000;
+  struct one final : behavior {
+    std::atomic<std::uint32_t>* hits;
+    explicit one(std::atomic<std::uint32_t>* h) : hits(h) {}
+    void receive(context&, const message&) override { hits->fetch_add(1, std::memory_order_relaxed); }
+  };
+  std::atomic<std::uint32_t> hits{0};
+  void start(context& ctx) override {
+    for (std::uint32_t i = 0; i < n; ++i) ctx.send(ctx.spawn(std::make_unique<one>(&hits)), message{i});
+  }
+  std::uint64_t checksum() const override { return hits.load(); }
+  std::uint64_t reference_checksum() const override { return n; }
+  std::uint64_t expected_messages() const override { return n; }
+};
+}  // namespace
+
+TEST_CASE("100k actors spawned and each sent one message all run once" * doctest::test_suite("concurrency") *
+          doctest::timeout(60)) {
+  for (const auto& policy : policy_names()) {
+    CAPTURE(policy);
+    many_actors w;
+    run_result r = run_on_threads(config(policy, 2), w);
+    CHECK(r.ok());
+  }
+}
+
+namespace {
+/// A behavior that throws on its 3rd message; later messages to it become dead letters.
+struct failing_workload final : workload {
+  struct fragile final : behavior {
+    int seen = 0;
+    void receive(context&, const message&) override {
+      if (++seen == 3) throw std::runtime_error("third message is one too many");
+    }
+  };
+  struct steady final : behavior {
+    int seen = 0;
+    void receive(context&, const message&) override { ++seen; }
+  };
+  fragile* f = nullptr;
+  steady* s = nullptr;
+  void start(context& ctx) override {
+    auto fb = std::make_unique<fragile>();
+    auto sb = std::make_unique<steady>();
+    f = fb.get();
+    s = sb.get();
+    actor_ref fr = ctx.spawn(std::move(fb), {.name = "fragile-one"}), sr = ctx.spawn(std::move(sb));
+    for (int i = 0; i < 10; ++i) {
+      ctx.send(fr, message{std::uint64_t(i)});
+      ctx.send(sr, message{std::uint64_t(i)});
+    }
+  }
+  std::uint64_t checksum() const override { return std::uint64_t(f->seen * 100 + s->seen); }
+  std::uint64_t reference_checksum() const override { return 3 * 100 + 10; }
+  std::uint64_t expected_messages() const override { return 20; }
+};
+}  // namespace
+
+TEST_CASE("an exception in a behavior is reported with the actor's name and the runtime carries on" *
+          doctest::timeout(30)) {
+  for (const auto& policy : policy_names()) {
+    CAPTURE(policy);
+    failing_workload w;
+    run_result r = run_on_threads(config(policy, 2), w);
+    REQUIRE(r.errors.size() == 1);
+    CHECK(r.errors[0].find("fragile-one") != std::string::npos);
+    CHECK(r.errors[0].find("third message is one too many") != std::string::npos);
+    CHECK(r.dead_letters == 7);
+    CHECK(r.messages == 20);
+    CHECK(r.ok());
+  }
+}
+
+namespace {
+/// become: a greeter answers its first message, then turns into a counter.
+struct become_workload final : workload {
+  struct counter final : behavior {
+    std::uint64_t* n;
+    int seen = 0;
+    explicit counter(std::uint64_t* c) : n(c) {}
+    void receive(context& ctx, const message&) override {
+      *n += 1;
+      if (++seen == 4) ctx.stop();
+    }
+  };
+  struct greeter final : behavior {
+    std::uint64_t* n;
+    explicit greeter(std::uint64_t* c) : n(c) {}
+    void receive(context& ctx, const message&) override {
+      *n += 1000;
+      ctx.become(std::make_unique<counter>(n));
+    }
+  };
+  std::uint64_t n = 0;
+  void start(context& ctx) override {
+    actor_ref a = ctx.spawn(std::make_unique<greeter>(&n));
+    for (int i = 0; i < 8; ++i) ctx.send(a, message{});
+  }
+  std::uint64_t checksum() const override { return n; }
+  std::uint64_t reference_checksum() const override { return 1004; }
+  std::uint64_t expected_messages() const override { return 8; }
+};
+}  // namespace
+
+TEST_CASE("become replaces the behavior from the next message, and stop turns the rest into dead letters" *
+          doctest::timeout(30)) {
+  become_workload w;
+  run_result r = run_on_threads(config("stealing", 2), w);
+  CHECK(r.checksum == 1004);
+  CHECK(r.dead_letters == 3);
+  CHECK(r.ok());
+}

@@ -1,0 +1,69 @@
+// The invariants every policy keeps, for every idle strategy and workload, on real threads.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "runtime/run_threads.hpp"
+
+using namespace twinsched;
+
+namespace {
+scenario small(const std::string& workload) {
+  scenario s;
+  s.name = "matrix-" + workload;
+  s.workload = workload;
+  if (workload == "forward") s.workload_params = {{"actors", std::int64_t(64)}, {"tokens", std::int64_t(16)}, {"hops", std::int64_t(300)}};
+  if (workload == "pingpong") s.workload_params = {{"pairs", std::int64_t(3)}, {"bounces", std::int64_t(2000)}};
+  if (workload == "pi") s.workload_params = {{"jobs", std::int64_t(24)}, {"terms", std::int64_t(20000)}, {"workers", std::int64_t(4)}};
+  s.sched.checks = true;  // the guard: an actor never runs on two workers at once
+  s.sched.idle.min_park_ns = 1000;
+  s.sched.idle.max_park_ns = 50'000;
+  s.sched.idle.sleep_ns = 20'000;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("every policy x idle strategy x workload processes each message exactly once and ends quiescent" *
+          doctest::test_suite("concurrency") * doctest::timeout(240)) {
+  for (const auto& policy : policy_names())
+    for (const auto& idle : idle_names())
+      for (std::string wl : {"forward", "pingpong", "pi"})
+        for (std::uint32_t workers : {1u, 2u, 3u})
+          for (std::uint32_t burst : {1u, 16u}) {
+            scenario s = small(wl);
+            s.sched.policy = policy;
+            s.sched.idle.strategy = idle;
+            s.sched.workers = workers;
+            s.sched.burst = burst;
+            if (policy == "stealing") {
+              s.sched.fifo = burst == 1;  // both owner orders
+              s.sched.steal = workers == 3 ? "half" : "one";
+            }
+            CAPTURE(policy);
+            CAPTURE(idle);
+            CAPTURE(wl);
+            CAPTURE(workers);
+            CAPTURE(burst);
+            run_result r = run_on_threads(s);
+            CHECK(r.messages == r.expected_messages);
+            CHECK(r.checksum == r.reference);
+            CHECK(r.leftover == 0);
+            CHECK(r.errors.empty());
+            CHECK(r.workload_ok);
+            CHECK(r.ok());
+          }
+}
+
+TEST_CASE("stealing moves work to the idle worker on a spread-out workload" * doctest::test_suite("concurrency") *
+          doctest::timeout(60)) {
+  scenario s = small("pi");
+  s.sched.policy = "stealing";
+  s.sched.workers = 2;
+  s.workload_params["jobs"] = std::int64_t(64);
+  s.workload_params["terms"] = std::int64_t(200000);  // ~10 ms: long enough for the second thread to start
+  run_result r = run_on_threads(s);
+  REQUIRE(r.ok());
+  CHECK(r.per_worker[0].steals + r.per_worker[1].steals > 0);
+  CHECK(r.per_worker[0].messages > 0);
+  CHECK(r.per_worker[1].messages > 0);
+}
