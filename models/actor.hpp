@@ -18,7 +18,8 @@
 //                the sender hands the actor to the policy (it now must run)
 //   release:  1. the owner saw the mailbox drained (pop == empty)
 //             2. state.store(idle, seq_cst)
-//             3. if mailbox.pushed_since_drain() (seq_cst load of tail) and
+//             3. if mailbox.pushed_since(mark) (seq_cst load of tail; `mark` is the dummy
+//                read in step 1, while still the owner) and
 //                CAS(idle -> scheduled) succeeds, the owner reschedules the actor
 //   Why no message is stranded: in the seq_cst total order either the sender's step 1
 //   precedes the owner's step 3 load (the owner sees the push and reclaims), or the owner's
@@ -68,7 +69,8 @@ class actor_cell final : public actor {
  public:
   enum : std::uint32_t { idle = 0, scheduled = 1 };
 
-  actor_cell(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o) : actor(id, std::move(b), o) {}
+  actor_cell(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o, envelope<P>* dummy)
+      : actor(id, std::move(b), o), mailbox_(dummy) {}
 
   /// Send step 2: true if the caller must now hand the actor to the policy.
   bool claim_after_push() {
@@ -77,8 +79,9 @@ class actor_cell final : public actor {
 
   /// Release steps 2-3: true if the owner must reschedule the actor after all.
   bool release() {
+    const envelope<P>* mark = mailbox_.mark();  // step 1: still the owner
     state_.store(idle, std::memory_order_seq_cst);
-    return mailbox_.pushed_since_drain() && try_claim();
+    return mailbox_.pushed_since(mark) && try_claim();
   }
 
   /// Marks an actor scheduled without a message (e.g. handed over between dispatchers).

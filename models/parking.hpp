@@ -19,6 +19,8 @@
 //                        2. fence(seq_cst); if count_ == 0 stop                (nobody sleeps)
 //                        3. pick a slot with flag 1, exchange it to 0; the winner
 //                           decrements count_ and unparks that worker
+//   `wake_one_hint` skips step 2's fence for work that the waker itself will run if nobody
+//   takes it: there a missed sleeper costs parallelism, never progress (see its comment).
 //   Why no wake-up is lost: sleeper step 1 and waker step 2 are both seq_cst, so either the
 //   waker's load sees the raised count (and wakes someone, whose park returns because the
 //   parker keeps the token even if it was deposited before park) or the sleeper's step-2
@@ -57,6 +59,14 @@ class parking {
     for (unsigned k = 0; k < n_; ++k)
       if (claim((start + k) % n_, from)) return true;
     return false;
+  }
+  /// Waker steps 2-3 without the fence, for work the waker will run itself if nobody else
+  /// does (a push to its own queue, or to a shared queue it pops from). Skipping the fence
+  /// may miss a worker that is just announcing: that costs parallelism until the next
+  /// push, never progress, because the work is not stranded. A plain load on the hot path.
+  bool wake_one_hint(int from) {
+    if (count_.load(std::memory_order_relaxed) == 0) return false;
+    return wake_one(from);
   }
   /// Wake worker i if it sleeps (targeted policies: distribution, sharing, adaptive).
   bool wake(unsigned i, int from) {

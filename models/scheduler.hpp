@@ -87,9 +87,11 @@ class scheduler {
   void leave_idle() { idle_.fetch_sub(1, std::memory_order_acq_rel); }
 
   /// Creates an actor owned by `owner` (a worker's list, or the injector's).
-  cell* adopt(std::vector<std::unique_ptr<cell>>& owner, std::unique_ptr<behavior> b, const spawn_options& o, int by) {
+  /// `dummy` becomes the new mailbox's first envelope (mailbox.hpp).
+  cell* adopt(std::vector<std::unique_ptr<cell>>& owner, envelope<P>* dummy, std::unique_ptr<behavior> b,
+              const spawn_options& o, int by) {
     auto id = next_id_.fetch_add(1, std::memory_order_relaxed);
-    owner.push_back(std::make_unique<cell>(id, std::move(b), o));
+    owner.push_back(std::make_unique<cell>(id, std::move(b), o, dummy));
     policy_.on_spawn(*owner.back(), by);
     return owner.back().get();
   }
@@ -112,7 +114,7 @@ class scheduler {
    public:
     explicit injector(scheduler& s) : s_(s), pool_(s.depot_) {}
     actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options& o) override {
-      return actor_ref(s_.adopt(actors_, std::move(b), o, -1));
+      return actor_ref(s_.adopt(actors_, pool_.get(), std::move(b), o, -1));
     }
     void send(actor_ref to, const message& m) override {
       envelope<P>* e = pool_.get();

@@ -87,7 +87,7 @@ class worker final : public context {
   // ---- context: what behaviors call while this worker runs them ----
 
   actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options& o) override {
-    return actor_ref(s_.adopt(spawned_, std::move(b), o, int(index_)));
+    return actor_ref(s_.adopt(spawned_, pool_.get(), std::move(b), o, int(index_)));
   }
 
   void send(actor_ref to, const message& m) override {
@@ -144,13 +144,14 @@ class worker final : public context {
     current_ = &a;
     bool drained = false;
     for (std::uint32_t n = 0; n < burst_; ++n) {
-      envelope_base<P>* e = nullptr;
-      auto st = a.box().pop(e);
+      envelope<P>*e = nullptr, *spent = nullptr;
+      auto st = a.box().pop(e, spent);
       if (st != mailbox<P>::pop_status::item) {
         drained = st == mailbox<P>::pop_status::empty;
         break;
       }
-      process(a, *static_cast<envelope<P>*>(e));
+      pool_.put(spent);
+      process(a, *e);
       if constexpr (requires(Pol& p) { p.after_message(index_, a); }) s_.policy().after_message(index_, a);
       if (n + 1 == burst_) drained = a.box().empty();
     }
@@ -182,7 +183,6 @@ class worker final : public context {
     }
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_end, index_, a.id(), e.id, 0);
     a.count_processed();
-    pool_.put(&e);
     ++stats_.messages;
     processed_.store(stats_.messages, std::memory_order_release);  // read by the quiescence check
   }

@@ -19,7 +19,10 @@ class shared_queue_policy {
 
   void push(int from, actor_cell<P>& a, push_reason) {
     queue_.push(a);
-    park_.wake_one(from);
+    // A worker pushing will pop the shared queue itself, so a hint suffices; outside
+    // pushes (before the run) must not be missed.
+    if (from >= 0) park_.wake_one_hint(from);
+    else park_.wake_one(from);
   }
 
   actor_cell<P>* pop(unsigned, worker_stats&) { return queue_.pop(); }

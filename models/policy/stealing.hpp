@@ -5,6 +5,17 @@
 // top for FIFO), the injector, then steals from the top of victims' deques, starting at a
 // random victim and trying each once. `steal = "half"` takes up to half of the victim's
 // deque in one visit, keeping the first and pushing the rest onto its own deque.
+//
+// LIFO slot (owner LIFO only, as in tokio): the actor a worker's running actor just made
+// runnable goes into a one-actor slot that only the owner reads, and whatever the slot held
+// moves to the deque. The owner runs the slot first. So a message chain (ping -> pong ->
+// ping) stays on one core with no deque traffic and nothing for thieves to fight over,
+// while every other runnable actor is in the deque, stealable. At most one actor per
+// worker is out of thieves' reach. With `fifo = true` there is no slot.
+//
+// Wake-ups: a push into the pusher's own slot or deque wakes a sleeper only as a hint
+// (parking.hpp: the pusher runs the work itself if nobody steals it); an outside push to
+// the injector wakes one for sure.
 #pragma once
 #include <memory>
 #include <vector>
@@ -31,14 +42,29 @@ class stealing_policy {
 
   void on_spawn(actor_cell<P>&, int) {}
 
-  void push(int from, actor_cell<P>& a, push_reason) {
-    if (from < 0) injector_.push(a);
-    else locals_[unsigned(from)]->deque.push(&a);
-    park_.wake_one(from);
+  void push(int from, actor_cell<P>& a, push_reason why) {
+    if (from < 0) {
+      injector_.push(a);
+      park_.wake_one(from);
+      return;
+    }
+    local& me = *locals_[unsigned(from)];
+    actor_cell<P>* to_deque = &a;
+    if (!fifo_ && why == push_reason::sent) {
+      to_deque = me.slot;
+      me.slot = &a;
+      if (!to_deque) return;
+    }
+    me.deque.push(to_deque);
+    park_.wake_one_hint(from);
   }
 
   actor_cell<P>* pop(unsigned w, worker_stats& st) {
     local& me = *locals_[w];
+    if (actor_cell<P>* a = me.slot) {
+      me.slot = nullptr;
+      return a;
+    }
     if (actor_cell<P>* a = fifo_ ? take_oldest(me.deque) : me.deque.pop()) return a;
     if (actor_cell<P>* a = injector_.pop()) return a;
     if (n_ == 1) return nullptr;
@@ -54,8 +80,8 @@ class stealing_policy {
     return nullptr;
   }
 
-  bool has_work(unsigned) const {
-    if (injector_.size() != 0) return true;
+  bool has_work(unsigned w) const {
+    if (locals_[w]->slot || injector_.size() != 0) return true;
     for (auto& l : locals_)
       if (l->deque.size() != 0) return true;
     return false;
@@ -63,7 +89,7 @@ class stealing_policy {
 
   std::size_t queued() const {
     std::size_t n = injector_.size();
-    for (auto& l : locals_) n += std::size_t(l->deque.size());
+    for (auto& l : locals_) n += std::size_t(l->deque.size()) + (l->slot != nullptr);
     return n;
   }
 
@@ -94,6 +120,7 @@ class stealing_policy {
 
   struct local {
     local(std::uint64_t seed, unsigned i) : rand(seed * 0x100000001b3ull + i) {}
+    actor_cell<P>* slot = nullptr;  // owner only
     deque_t deque;
     rng rand;
   };
