@@ -65,7 +65,7 @@ class actor {
 };
 
 template <class P>
-class actor_cell final : public actor {
+class alignas(64) actor_cell final : public actor {
  public:
   enum : std::uint32_t { idle = 0, scheduled = 1 };
 
