@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "actor.hpp"
+#include "actor_arena.hpp"
 #include "config.hpp"
 #include "envelope_pool.hpp"
 #include "parking.hpp"
@@ -88,12 +89,11 @@ class scheduler {
 
   /// Creates an actor owned by `owner` (a worker's list, or the injector's).
   /// `dummy` becomes the new mailbox's first envelope (mailbox.hpp).
-  cell* adopt(std::vector<std::unique_ptr<cell>>& owner, envelope<P>* dummy, std::unique_ptr<behavior> b,
-              const spawn_options& o, int by) {
+  cell* adopt(arena<cell>& owner, envelope<P>* dummy, std::unique_ptr<behavior> b, const spawn_options& o, int by) {
     auto id = next_id_.fetch_add(1, std::memory_order_relaxed);
-    owner.push_back(std::make_unique<cell>(id, std::move(b), o, dummy));
-    policy_.on_spawn(*owner.back(), by);
-    return owner.back().get();
+    cell* c = owner.emplace(id, std::move(b), o, dummy);
+    policy_.on_spawn(*c, by);
+    return c;
   }
 
   /// A behavior failed; the run goes on.
@@ -134,7 +134,7 @@ class scheduler {
     scheduler& s_;
     envelope_pool<P> pool_;
     std::uint64_t sent_ = 0;  // written before workers start; read after
-    std::vector<std::unique_ptr<cell>> actors_;
+    arena<cell> actors_;
   };
 
   bool quiescent() const {
@@ -146,9 +146,8 @@ class scheduler {
 
   template <class F>
   void for_each_actor(F&& f) {
-    for (auto& a : injector_.actors_) f(*a);
-    for (auto& w : workers_)
-      for (auto& a : w->spawned()) f(*a);
+    injector_.actors_.for_each(f);
+    for (auto& w : workers_) w->spawned().for_each(f);
   }
 
   run_result collect(const workload& w, double wall_s) {

@@ -32,6 +32,7 @@
 #include <vector>
 
 #include "actor.hpp"
+#include "actor_arena.hpp"
 #include "config.hpp"
 #include "envelope_pool.hpp"
 #include "idle/idle_strategy.hpp"
@@ -121,7 +122,7 @@ class worker final : public context {
   std::uint64_t processed() const { return processed_.load(std::memory_order_acquire); }
   const worker_stats& stats() const { return stats_; }
   std::uint64_t dead_letters() const { return dead_letters_; }
-  std::vector<std::unique_ptr<cell>>& spawned() { return spawned_; }
+  arena<cell>& spawned() { return spawned_; }
   envelope_pool<P>& pool() { return pool_; }
   unsigned index() const { return index_; }
 
@@ -221,7 +222,7 @@ class worker final : public context {
   bool stop_ = false;
   std::uint64_t sent_local_ = 0, dead_letters_ = 0;
   worker_stats stats_;
-  std::vector<std::unique_ptr<cell>> spawned_;
+  arena<cell> spawned_;
   alignas(64) typename P::template atomic<std::uint64_t> sent_{0};
   typename P::template atomic<std::uint64_t> processed_{0};
 };

@@ -1,0 +1,173 @@
+// twinsched-bench: throughput of each policy on the standard workloads (median of N runs) and memory per idle actor.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "models/config.hpp"
+#include "runtime/run_threads.hpp"
+
+using namespace twinsched;
+
+namespace {
+
+struct row {
+  std::string label, workload;
+  std::map<std::string, param_value> params;
+};
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+std::unique_ptr<workload> make(const row& r, std::uint64_t seed) {
+  const workload_info& info = *find_workload(r.workload);
+  return info.make(with_defaults(info, r.params), seed);
+}
+
+/// Messages per second of the same routing computed by a plain loop, no scheduler.
+double sequential_rate(const row& r, int runs) {
+  std::vector<double> v;
+  for (int i = 0; i < runs; ++i) {
+    auto w = make(r, 42);
+    auto t0 = std::chrono::steady_clock::now();
+    volatile std::uint64_t sink = w->reference_checksum();
+    (void)sink;
+    double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    v.push_back(double(w->expected_messages()) / s);
+  }
+  return median(v);
+}
+
+double scheduled_rate(const row& r, scheduler_config c, int runs, bool& ok) {
+  std::vector<double> v;
+  for (int i = 0; i < runs; ++i) {
+    auto w = make(r, 42);
+    run_result res = run_on_threads(c, *w, 42);
+    ok = ok && res.ok();
+    v.push_back(res.msgs_per_s());
+  }
+  return median(v);
+}
+
+/// Spawns `n` idle actors in a child process; reports peak-RSS growth per actor and spawn time.
+struct idle_actor_probe final : workload {
+  struct nothing final : behavior {
+    void receive(context&, const message&) override {}
+  };
+  std::uint64_t n;
+  double spawn_s = 0;
+  long rss_before_kib = 0, rss_after_kib = 0;
+  explicit idle_actor_probe(std::uint64_t count) : n(count) {}
+  static long peak_kib() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return u.ru_maxrss;
+  }
+  void start(context& ctx) override {
+    rss_before_kib = peak_kib();
+    auto t0 = std::chrono::steady_clock::now();
+    for (std::uint64_t i = 0; i < n; ++i) ctx.spawn(std::make_unique<nothing>());
+    spawn_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    rss_after_kib = peak_kib();
+  }
+  std::uint64_t checksum() const override { return 0; }
+  std::uint64_t reference_checksum() const override { return 0; }
+  std::uint64_t expected_messages() const override { return 0; }
+};
+
+void idle_actor_memory(std::uint64_t n) {
+  std::fflush(stdout);
+  int fd[2];
+  if (pipe(fd) != 0) return;
+  pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    idle_actor_probe p(n);
+    scheduler_config c;
+    c.workers = 1;
+    run_on_threads(c, p, 1);
+    char buf[160];
+    int len = std::snprintf(buf, sizeof buf, "%.1f %.3f\n", double(p.rss_after_kib - p.rss_before_kib) * 1024.0 / double(n), p.spawn_s);
+    if (write(fd[1], buf, std::size_t(len)) != len) _exit(1);
+    _exit(0);
+  }
+  close(fd[1]);
+  char buf[160] = {};
+  ssize_t got = read(fd[0], buf, sizeof buf - 1);
+  close(fd[0]);
+  waitpid(pid, nullptr, 0);
+  double bytes = 0, secs = 0;
+  if (got > 0 && std::sscanf(buf, "%lf %lf", &bytes, &secs) == 2)
+    std::printf("idle actors: %llu spawned in %.3f s (%.0f ns each), peak RSS growth %.1f bytes per actor\n",
+                (unsigned long long)n, secs, secs * 1e9 / double(n), bytes);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"twinsched-bench: median msgs/s per policy and worker count on the standard workloads,\n"
+               "next to the sequential reference (the same routing in a plain loop, no scheduler)."};
+  int runs = 5;
+  std::vector<std::string> policies = policy_names();
+  std::vector<unsigned> workers{1, 2};
+  std::string idle = "backoff";
+  std::uint64_t idle_actors = 1'000'000;
+  bool quick = false;
+  app.add_option("--runs", runs, "runs per cell; the median is shown")->capture_default_str();
+  app.add_option("--policies", policies, "policies to compare")->capture_default_str();
+  app.add_option("--workers", workers, "worker counts")->capture_default_str();
+  app.add_option("--idle", idle, "idle strategy for every run")->capture_default_str();
+  app.add_option("--idle-actors", idle_actors, "idle actors for the memory probe (0: skip)")->capture_default_str();
+  app.add_flag("--quick", quick, "smaller workloads (smoke test of the benchmark itself)");
+  CLI11_PARSE(app, argc, argv);
+
+  std::int64_t scale = quick ? 10 : 1;
+  std::vector<row> rows{
+      {"forward 1000a/200t/10000h", "forward", {{"actors", std::int64_t(1000)}, {"tokens", std::int64_t(200)}, {"hops", std::int64_t(10000 / scale)}}},
+      {"pingpong 1 pair x 1M", "pingpong", {{"pairs", std::int64_t(1)}, {"bounces", std::int64_t(1'000'000 / scale)}}},
+      {"pingpong 8 pairs x 200k", "pingpong", {{"pairs", std::int64_t(8)}, {"bounces", std::int64_t(200'000 / scale)}}},
+      {"pi 100 jobs x 1M terms", "pi", {{"jobs", std::int64_t(100)}, {"terms", std::int64_t(1'000'000 / scale)}}},
+  };
+
+  std::printf("median of %d runs, idle strategy %s, Mmsgs/s (pi: speed-up over 1 worker in brackets)\n", runs, idle.c_str());
+  std::printf("%-26s %-13s %10s", "workload", "policy", "sequential");
+  for (unsigned w : workers) std::printf(" %9uw", w);
+  std::printf("\n");
+  bool all_ok = true;
+  for (const row& r : rows) {
+    double seq = sequential_rate(r, runs);
+    for (const std::string& p : policies) {
+      if (p == "donation") continue;  // needs groups of equals; see the pool workload
+      std::printf("%-26s %-13s %10.2f", r.label.c_str(), p.c_str(), seq / 1e6);
+      double first = 0;
+      for (unsigned w : workers) {
+        scheduler_config c;
+        c.policy = p;
+        c.workers = w;
+        c.idle.strategy = idle;
+        double rate = scheduled_rate(r, c, runs, all_ok);
+        if (first == 0) first = rate;
+        if (r.workload == "pi") std::printf(" %6.2f[%.2fx]", rate / 1e6, rate / first);
+        else std::printf(" %10.2f", rate / 1e6);
+        std::fflush(stdout);
+      }
+      std::printf("\n");
+    }
+  }
+  if (idle_actors) idle_actor_memory(idle_actors);
+  if (!all_ok) {
+    std::printf("some run FAILED its checksum\n");
+    return 1;
+  }
+  return 0;
+}
