@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/platform.hpp"
+#include "tsan_atomic.hpp"
 #include "models/trace_event.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -20,8 +21,15 @@ namespace twinsched {
 
 class thread_platform {
  public:
+#if defined(TWINSCHED_TSAN)
+  template <class T>
+  using atomic = tsan_atomic<T>;  // see tsan_atomic.hpp
+  static void fence(std::memory_order) {}
+#else
   template <class T>
   using atomic = std::atomic<T>;
+  static void fence(std::memory_order o) { std::atomic_thread_fence(o); }
+#endif
   using mutex = std::mutex;
 
   /// One-token binary semaphore (platform.hpp contract 3). The token lives in `state_`:
@@ -67,8 +75,6 @@ class thread_platform {
   };
 
   thread_platform();
-
-  static void fence(std::memory_order o) { std::atomic_thread_fence(o); }
 
   std::uint64_t now_ns() const {
     return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count());

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Sets up, builds with warnings as errors, and runs every test: the full suite, the
+# concurrency tests under ThreadSanitizer, and the full suite under ASan + UBSan.
+# Each build has its own folder. `scripts/test.sh --fast` skips the sanitizer builds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+fast=0
+[ "${1:-}" = "--fast" ] && fast=1
+jobs=${JOBS:-$(nproc)}
+export CTEST_OUTPUT_ON_FAILURE=1
+
+step() { printf '\n=== %s\n' "$*"; }
+
+step "build (warnings as errors)"
+BUILD_DIR=build-ci scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON
+step "all tests"
+ctest --test-dir build-ci -j "$jobs" --timeout 600
+
+if [ $fast -eq 0 ]; then
+  step "ThreadSanitizer build: concurrency tests"
+  BUILD_DIR=build-tsan scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON -DTWINSCHED_SANITIZE=thread
+  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest --test-dir build-tsan -L concurrency --timeout 900
+
+  step "AddressSanitizer + UndefinedBehaviorSanitizer build: all tests"
+  BUILD_DIR=build-asan scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON -DTWINSCHED_SANITIZE=address
+  ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1" ctest --test-dir build-asan -j "$jobs" --timeout 900
+fi
+step "all test stages passed"
