@@ -1,0 +1,20 @@
+// The `twinsched` subcommands: each registers its options and, when chosen, the action main runs.
+#pragma once
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace twinsched::cli {
+
+/// What main runs after a successful parse. Returns the exit code (0 ok, 1 the run's
+/// verdict failed); throws scenario_error or config_error for a bad scenario (exit 2).
+using action = std::function<int()>;
+
+/// `twinsched run [SCENARIO] [overrides]`: run a scenario on real threads, print the summary.
+void add_run_command(CLI::App& app, action& chosen);
+/// `twinsched list policies|idle|workloads|scenarios`.
+void add_list_command(CLI::App& app, action& chosen);
+
+}  // namespace twinsched::cli

@@ -1,0 +1,59 @@
+// The `twinsched` command: parses the command line, runs the chosen subcommand, maps errors to exit codes.
+#include <exception>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+#include "models/config.hpp"
+#include "scenarios/scenario_loader.hpp"
+
+namespace {
+
+constexpr const char* footer = R"(Examples:
+  twinsched run                                   run the built-in forward scenario on 2 threads
+  twinsched run scenarios/pingpong.toml --idle park --workers 2
+  twinsched run scenarios/pi.toml --policy shared-queue --json
+  twinsched list policies                         what each policy does
+  twinsched list workloads                        workload parameters for --param
+  twinsched <command> --help                      every option of a command, with defaults
+Exit codes: 0 OK, 1 a run's verdict failed, 2 invalid scenario or command line.)";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace twinsched;
+  CLI::App app{
+      "twinsched: actor scheduling policies written once, run on real cores and (soon) on a simulated "
+      "multicore machine. A scenario file (TOML) names a workload and a scheduler configuration.",
+      "twinsched"};
+  app.set_version_flag("--version", std::string("twinsched ") + TWINSCHED_VERSION);
+  app.require_subcommand(1);
+  app.footer(footer);
+  app.get_formatter()->column_width(30);
+
+  cli::action chosen;
+  cli::add_run_command(app, chosen);
+  cli::add_list_command(app, chosen);
+  // Subcommands still to come register here, one add_*_command each (cli/commands.hpp):
+  // sim, diff, replay, trace, export, validate, bench.
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int rc = app.exit(e);  // prints help, the version, or the usage error
+    return rc == 0 ? 0 : 2;
+  }
+  try {
+    return chosen ? chosen() : 2;
+  } catch (const scenario_error& e) {
+    std::cerr << "twinsched: " << e.what() << '\n';
+    return 2;
+  } catch (const config_error& e) {
+    std::cerr << "twinsched: " << e.what() << '\n';
+    return 2;
+  } catch (const std::exception& e) {
+    std::cerr << "twinsched: run failed: " << e.what() << '\n';
+    return 1;
+  }
+}

@@ -1,0 +1,159 @@
+// The summary of one run, as aligned text for people or as one JSON object for tools.
+#include "summary.hpp"
+
+#include <cstdio>
+#include <string>
+#include <variant>
+
+namespace twinsched::cli {
+namespace {
+
+struct totals {
+  std::uint64_t steals = 0, parks = 0, wakeups = 0;
+};
+
+totals sum(const run_result& r) {
+  totals t;
+  for (const auto& w : r.per_worker) {
+    t.steals += w.steals;
+    t.parks += w.parks;
+    t.wakeups += w.wakeups;
+  }
+  return t;
+}
+
+double share(std::uint64_t part, const worker_stats& w) {
+  const std::uint64_t all = w.busy_ns + w.idle_ns;
+  return all == 0 ? 0.0 : 100.0 * double(part) / double(all);
+}
+
+/// The workload's parameters with defaults filled in (what the run actually used).
+std::map<std::string, param_value> effective_params(const scenario& s) {
+  const workload_info* w = find_workload(s.workload);
+  return w ? with_defaults(*w, s.workload_params).values : s.workload_params;
+}
+
+std::string fmt(const char* f, double x) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, x);
+  return b;
+}
+
+std::string rate(double per_s) {
+  if (per_s >= 1e6) return fmt("%.2f M", per_s / 1e6);
+  if (per_s >= 1e3) return fmt("%.2f k", per_s / 1e3);
+  return fmt("%.0f", per_s);
+}
+
+std::string hex(std::uint64_t x) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(x));
+  return b;
+}
+
+/// Why the verdict failed; empty when r.ok().
+std::string failure_reasons(const run_result& r) {
+  std::string why;
+  auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
+  if (r.checksum != r.reference) add("checksum differs from the sequential reference");
+  if (r.messages != r.expected_messages)
+    add(std::to_string(r.messages) + " messages processed, " + std::to_string(r.expected_messages) + " expected");
+  if (!r.workload_ok) add("the workload's own result check failed");
+  return why;
+}
+
+void print_workers(std::ostream& out, const run_result& r) {
+  out << "  worker   busy%   idle%      messages    steals     parks  wake-ups\n";
+  for (std::size_t i = 0; i < r.per_worker.size(); ++i) {
+    const auto& w = r.per_worker[i];
+    char line[160];
+    std::snprintf(line, sizeof line, "  %6zu  %6.1f  %6.1f  %12llu  %8llu  %8llu  %8llu\n", i, share(w.busy_ns, w),
+                  share(w.idle_ns, w), static_cast<unsigned long long>(w.messages),
+                  static_cast<unsigned long long>(w.steals), static_cast<unsigned long long>(w.parks),
+                  static_cast<unsigned long long>(w.wakeups));
+    out << line;
+  }
+}
+
+}  // namespace
+
+std::string param_text(const param_value& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::string>) return "\"" + x + "\"";
+        else if constexpr (std::is_same_v<T, bool>) return x ? "true" : "false";
+        else if constexpr (std::is_same_v<T, double>) {
+          char b[32];
+          std::snprintf(b, sizeof b, "%g", x);
+          return b;
+        } else return std::to_string(x);
+      },
+      v);
+}
+
+void print_summary(std::ostream& out, const scenario& s, const run_result& r) {
+  const totals t = sum(r);
+  std::string params;
+  for (const auto& [k, v] : effective_params(s)) params += " " + k + "=" + param_text(v);
+  out << "scenario      " << s.name << "  (" << s.source << ")\n"
+      << "workload      " << s.workload << " " << params << '\n'
+      << "scheduler     " << s.sched.policy << ", idle " << s.sched.idle.strategy << ", " << s.sched.workers
+      << " workers, burst " << s.sched.burst << ", backend " << (r.backend.empty() ? "threads" : r.backend) << '\n'
+      << "messages      " << r.messages << " processed, " << r.expected_messages << " expected\n"
+      << "wall time     " << fmt("%.3f", r.wall_s) << " s, " << rate(r.msgs_per_s()) << " msgs/s\n";
+  print_workers(out, r);
+  out << "steals        " << t.steals << '\n'
+      << "parks         " << t.parks << '\n'
+      << "wake-ups      " << t.wakeups << '\n'
+      << "dead letters  " << r.dead_letters << '\n'
+      << "errors        " << r.errors.size() << '\n';
+  constexpr std::size_t shown = 10;
+  for (std::size_t i = 0; i < r.errors.size() && i < shown; ++i) out << "  " << r.errors[i] << '\n';
+  if (r.errors.size() > shown) out << "  ... and " << r.errors.size() - shown << " more (see --json)\n";
+  out << "checksum      " << (r.checksum == r.reference ? "OK" : "FAIL") << "  (" << hex(r.checksum)
+      << ", reference " << hex(r.reference) << ")\n";
+  if (!r.detail.empty()) out << "detail        " << r.detail << '\n';
+  out << "verdict       " << (r.ok() ? "OK" : "FAIL: " + failure_reasons(r)) << '\n';
+}
+
+nlohmann::json summary_json(const scenario& s, const run_result& r) {
+  using nlohmann::json;
+  const totals t = sum(r);
+  json params = json::object();
+  for (const auto& [k, v] : effective_params(s)) std::visit([&, &key = k](const auto& x) { params[key] = x; }, v);
+  json workers = json::array();
+  for (const auto& w : r.per_worker)
+    workers.push_back({{"messages", w.messages}, {"turns", w.turns}, {"steals", w.steals}, {"parks", w.parks},
+                       {"wakeups", w.wakeups}, {"busy_ns", w.busy_ns}, {"idle_ns", w.idle_ns},
+                       {"busy_pct", share(w.busy_ns, w)}, {"idle_pct", share(w.idle_ns, w)}});
+  return {{"scenario", s.name},
+          {"source", s.source},
+          {"backend", r.backend.empty() ? "threads" : r.backend},
+          {"workload", s.workload},
+          {"params", params},
+          {"policy", s.sched.policy},
+          {"idle", s.sched.idle.strategy},
+          {"workers", s.sched.workers},
+          {"burst", s.sched.burst},
+          {"seed", s.seed},
+          {"messages", r.messages},
+          {"expected_messages", r.expected_messages},
+          {"wall_s", r.wall_s},
+          {"msgs_per_s", r.msgs_per_s()},
+          {"per_worker", workers},
+          {"steals", t.steals},
+          {"parks", t.parks},
+          {"wakeups", t.wakeups},
+          {"dead_letters", r.dead_letters},
+          {"errors", r.errors},
+          {"checksum", r.checksum},
+          {"reference", r.reference},
+          {"checksum_ok", r.checksum == r.reference},
+          {"detail", r.detail},
+          {"workload_ok", r.workload_ok},
+          {"ok", r.ok()},
+          {"failure", failure_reasons(r)}};
+}
+
+}  // namespace twinsched::cli

@@ -1,0 +1,181 @@
+// The scenario loader: TOML text → twinsched::scenario, checked key by key, then validate().
+#include "scenario_loader.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+
+#include "toml_reader.hpp"
+
+namespace twinsched {
+
+using detail::joined;
+using detail::toml_reader;
+
+namespace {
+
+std::vector<std::string> workload_names() {
+  std::vector<std::string> v;
+  for (const auto* w : all_workloads()) v.push_back(w->name);
+  return v;
+}
+
+std::vector<std::string> param_names(const workload_info& w) {
+  std::vector<std::string> v;
+  for (const auto& p : w.params) v.push_back(p.name);
+  return v;
+}
+
+const param_spec* find_param(const workload_info& w, std::string_view name) {
+  auto it = std::find_if(w.params.begin(), w.params.end(), [&](const param_spec& p) { return p.name == name; });
+  return it == w.params.end() ? nullptr : &*it;
+}
+
+void read_workload(const toml_reader& r, const toml::table& root, scenario& s) {
+  const toml::table* t = r.table(root, "workload", "workload");
+  if (!t)
+    r.fail_at_start("missing [workload] table; every scenario names its workload, e.g. [workload] kind = \"forward\" "
+                    "(known: " + joined(workload_names()) + ")");
+  if (!t->get("kind"))
+    r.fail(t->source(), "workload.kind is required (known: " + joined(workload_names()) + ")");
+  r.read_choice(*t, "kind", "workload.kind", s.workload, workload_names(), "workload");
+  const workload_info& w = *find_workload(s.workload);
+  std::vector<std::string> allowed = param_names(w);
+  allowed.insert(allowed.begin(), "kind");
+  r.check_keys(*t, "[workload] for kind \"" + s.workload + "\"", allowed);
+  for (auto&& [k, v] : *t) {
+    if (k.str() == "kind") continue;
+    s.workload_params[std::string(k.str())] = r.read_param(v, *find_param(w, k.str()), "workload." + std::string(k.str()));
+  }
+}
+
+void read_idle(const toml_reader& r, const toml::table& t, idle_config& c) {
+  r.check_keys(t, "[scheduler.idle]",
+               {"strategy", "max_spins", "max_yields", "min_park_us", "max_park_us", "sleep_us"});
+  r.read_choice(t, "strategy", "scheduler.idle.strategy", c.strategy, idle_names(), "idle strategy");
+  r.read(t, "max_spins", "scheduler.idle.max_spins", c.max_spins, 0);
+  r.read(t, "max_yields", "scheduler.idle.max_yields", c.max_yields, 0);
+  r.read_us_as_ns(t, "min_park_us", "scheduler.idle.min_park_us", c.min_park_ns, 1);
+  r.read_us_as_ns(t, "max_park_us", "scheduler.idle.max_park_us", c.max_park_ns, 1);
+  r.read_us_as_ns(t, "sleep_us", "scheduler.idle.sleep_us", c.sleep_ns, 1);
+}
+
+void read_scheduler(const toml_reader& r, const toml::table& t, scheduler_config& c) {
+  r.check_keys(t, "[scheduler]",
+               {"policy", "workers", "burst", "fifo", "steal", "donate_threshold", "overload_after", "min_workers",
+                "max_workers", "retire_after_us", "idle"});
+  r.read_choice(t, "policy", "scheduler.policy", c.policy, policy_names(), "policy");
+  r.read(t, "workers", "scheduler.workers", c.workers, 1);
+  r.read(t, "burst", "scheduler.burst", c.burst, 1);
+  r.read(t, "fifo", "scheduler.fifo", c.fifo);
+  r.read_choice(t, "steal", "scheduler.steal", c.steal, {"one", "half"}, "steal mode");
+  r.read(t, "donate_threshold", "scheduler.donate_threshold", c.donate_threshold, 1);
+  r.read(t, "overload_after", "scheduler.overload_after", c.overload_after, 1);
+  r.read(t, "min_workers", "scheduler.min_workers", c.min_workers, 1);
+  r.read(t, "max_workers", "scheduler.max_workers", c.max_workers, 0);  // 0 = same as workers
+  r.read_us_as_ns(t, "retire_after_us", "scheduler.retire_after_us", c.retire_after_ns, 1);
+  if (const toml::table* idle = r.table(t, "idle", "scheduler.idle")) read_idle(r, *idle, c.idle);
+}
+
+/// The scenario's name when the file has none: the file's stem, if it is a .toml file.
+std::string default_name(const std::string& source) {
+  std::filesystem::path p(source);
+  return p.extension() == ".toml" ? p.stem().string() : "unnamed";
+}
+
+}  // namespace
+
+scenario_error::scenario_error(std::string file, std::uint32_t line, std::uint32_t column, std::string message)
+    : std::runtime_error(line == 0 ? file + ": " + message
+                                   : file + ":" + std::to_string(line) + ":" + std::to_string(column) + ": " + message),
+      file_(std::move(file)),
+      line_(line),
+      column_(line == 0 ? 0 : column),
+      message_(std::move(message)) {}
+
+scenario load_scenario_text(std::string_view text, const std::string& source_name) {
+  toml_reader r(source_name);
+  toml::table root;
+  try {
+    root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    r.fail(e.source(), std::string(e.description()));
+  }
+  scenario s;
+  s.source = source_name;
+  s.name = default_name(source_name);
+  r.check_keys(root, "the top level", {"name", "description", "seed", "machine", "trace", "workload", "scheduler"});
+  r.read(root, "name", "name", s.name);
+  r.read(root, "description", "description", s.description);
+  r.read(root, "seed", "seed", s.seed, 0);
+  r.read(root, "machine", "machine", s.machine);
+  r.read_choice(root, "trace", "trace", s.trace_level, trace_level_names(), "trace level");
+  read_workload(r, root, s);
+  const toml::table* sched = r.table(root, "scheduler", "scheduler");
+  if (sched) read_scheduler(r, *sched, s.sched);
+  try {
+    validate(s);
+  } catch (const config_error& e) {
+    if (sched && sched->source().begin.line > 0) r.fail(sched->source(), e.what());
+    r.fail_at_start(e.what());
+  }
+  return s;
+}
+
+scenario load_scenario_file(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) {
+    const int err = errno;
+    throw scenario_error(path, 0, 0, std::string("cannot open scenario file (") + std::strerror(err) + ")");
+  }
+  std::string text;
+  char buf[8192];
+  std::size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+  const int err = std::ferror(f) ? errno : 0;
+  std::fclose(f);
+  if (err != 0) throw scenario_error(path, 0, 0, std::string("cannot read scenario file (") + std::strerror(err) + ")");
+  return load_scenario_text(text, path);
+}
+
+scenario load_default_scenario() {
+  return load_scenario_text(default_scenario_text(), "<embedded scenarios/forward.toml>");
+}
+
+void apply_param_override(scenario& s, std::string_view assignment) {
+  toml_reader r("--param " + std::string(assignment), /*positions=*/false);
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0) r.fail_at_start("expected KEY=VALUE, e.g. --param tokens=500");
+  const std::string key(assignment.substr(0, eq));
+  const std::string value(assignment.substr(eq + 1));
+  const workload_info* w = find_workload(s.workload);
+  if (!w) r.fail_at_start("unknown workload '" + s.workload + "'; valid: " + joined(workload_names()));
+  const param_spec* spec = find_param(*w, key);
+  if (!spec)
+    r.fail_at_start("unknown parameter '" + key + "' for workload \"" + s.workload +
+                    "\"; valid: " + joined(param_names(*w)));
+  toml::table t;
+  try {
+    t = toml::parse("v = " + value);
+  } catch (const toml::parse_error&) {
+    t.clear();
+  }
+  if (t.size() != 1 || !t.get("v")) {  // not a single TOML value: a bare word
+    t.clear();
+    t.insert("v", value);
+  }
+  s.workload_params[key] = r.read_param(*t.get("v"), *spec, "workload." + key);
+}
+
+std::vector<std::string> list_scenario_files(const std::string& dir) {
+  std::vector<std::string> files;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+    if (e.path().extension() == ".toml" && e.is_regular_file(ec)) files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+}  // namespace twinsched
