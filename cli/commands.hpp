@@ -16,5 +16,11 @@ using action = std::function<int()>;
 void add_run_command(CLI::App& app, action& chosen);
 /// `twinsched list policies|idle|workloads|scenarios`.
 void add_list_command(CLI::App& app, action& chosen);
+/// `twinsched trace info FILE`: header, counts by kind, duration of a trace.
+void add_trace_command(CLI::App& app, action& chosen);
+/// `twinsched diff A B`: two traces' metrics side by side, logical equivalence, first divergence.
+void add_diff_command(CLI::App& app, action& chosen);
+/// `twinsched export perfetto FILE -o OUT.json`: Chrome trace-event JSON for ui.perfetto.dev.
+void add_export_command(CLI::App& app, action& chosen);
 
 }  // namespace twinsched::cli

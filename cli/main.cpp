@@ -7,6 +7,7 @@
 #include "cli/commands.hpp"
 #include "models/config.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "traces/trace_error.hpp"
 
 namespace {
 
@@ -35,8 +36,11 @@ int main(int argc, char** argv) {
   cli::action chosen;
   cli::add_run_command(app, chosen);
   cli::add_list_command(app, chosen);
+  cli::add_trace_command(app, chosen);
+  cli::add_diff_command(app, chosen);
+  cli::add_export_command(app, chosen);
   // Subcommands still to come register here, one add_*_command each (cli/commands.hpp):
-  // sim, diff, replay, trace, export, validate, bench.
+  // sim, replay, validate, bench.
 
   try {
     app.parse(argc, argv);
@@ -50,6 +54,9 @@ int main(int argc, char** argv) {
     std::cerr << "twinsched: " << e.what() << '\n';
     return 2;
   } catch (const config_error& e) {
+    std::cerr << "twinsched: " << e.what() << '\n';
+    return 2;
+  } catch (const traces::trace_error& e) {  // an unreadable trace: "FILE: byte N: ..."
     std::cerr << "twinsched: " << e.what() << '\n';
     return 2;
   } catch (const std::exception& e) {

@@ -23,8 +23,9 @@ struct run_options {
   std::vector<std::string> params;
   bool checks = false;
   bool json = false;
+  std::string trace_path, trace_level;
   CLI::Option *workers_opt = nullptr, *policy_opt = nullptr, *idle_opt = nullptr, *burst_opt = nullptr,
-              *fifo_opt = nullptr, *steal_opt = nullptr, *seed_opt = nullptr;
+              *fifo_opt = nullptr, *steal_opt = nullptr, *seed_opt = nullptr, *trace_level_opt = nullptr;
 };
 
 bool given(const CLI::Option* o) { return o->count() > 0; }
@@ -39,6 +40,22 @@ void apply_overrides(const run_options& o, scenario& s) {
   if (given(o.seed_opt)) s.seed = o.seed;
   if (o.checks) s.sched.checks = true;
   for (const auto& p : o.params) apply_param_override(s, p);
+  if (given(o.trace_level_opt)) s.trace_level = o.trace_level;
+}
+
+/// Where to record and at which level: --trace and --trace-level (already applied to
+/// s.trace_level), else the scenario's `trace` key, recorded to "<name>.tst". --trace with
+/// neither level records everything.
+trace_request trace_of(const run_options& o, const scenario& s) {
+  trace_request t;
+  if (s.trace_level != "off") t.level = s.trace_level == "decisions" ? trace_level::decisions : trace_level::full;
+  else t.level = given(o.trace_level_opt) ? trace_level::off : trace_level::full;
+  t.path = o.trace_path;
+  if (t.path.empty() && s.trace_level != "off") {
+    t.path = s.name + ".tst";
+    std::cerr << "twinsched: recording a " << s.trace_level << " trace to " << t.path << '\n';
+  }
+  return t;
 }
 
 int run(const run_options& o) {
@@ -49,9 +66,10 @@ int run(const run_options& o) {
   } catch (const config_error& e) {
     throw scenario_error("command line", 0, 0, e.what());
   }
+  const trace_request t = trace_of(o, s);
   run_result r;
   try {
-    r = run_on_threads(s);
+    r = run_on_threads(s, t);
   } catch (const config_error& e) {  // e.g. a policy the workload cannot use
     throw scenario_error(s.source, 0, 0, e.what());
   }
@@ -124,6 +142,15 @@ void add_run_command(CLI::App& app, action& chosen) {
   run_cmd->add_flag("--checks", o->checks,
                     "Also check at run time that no actor ever runs on two workers at once (slower).");
   run_cmd->add_flag("--json", o->json, "Print the summary as one JSON object on stdout instead of text.");
+  run_cmd->add_option("--trace", o->trace_path,
+                      "Record a trace of the run to FILE (.tst): read it with `twinsched trace info`, compare "
+                      "two with `twinsched diff`, view it with `twinsched export perfetto`.")
+      ->type_name("FILE");
+  o->trace_level_opt = run_cmd->add_option("--trace-level", o->trace_level,
+                                           "How much to record: decisions (schedule, run, steal, park, ...) or full "
+                                           "(also every send and message). Default: the scenario's `trace`, or full.")
+                           ->type_name("LEVEL")
+                           ->check(CLI::IsMember({"off", "decisions", "full"}));
   run_cmd->callback([&chosen, o] { chosen = [o] { return run(*o); }; });
 }
 

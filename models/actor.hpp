@@ -32,6 +32,7 @@
 
 #include "behavior.hpp"
 #include "mailbox.hpp"
+#include "rng.hpp"
 
 namespace twinsched {
 
@@ -41,6 +42,9 @@ class actor {
   std::uint32_t group() const { return group_; }
   std::uint32_t state_bytes() const { return state_bytes_; }
   std::uint64_t processed() const { return processed_; }
+  /// Sum over delivered messages of a hash of their payload (a, b, tag), recorded only while
+  /// tracing: equal for two runs that delivered the same messages to this actor, in any order.
+  std::uint64_t digest() const { return digest_; }
   bool stopped() const { return stopped_; }
   std::string name() const { return name_ ? *name_ : "actor#" + std::to_string(id_); }
 
@@ -60,6 +64,7 @@ class actor {
   std::unique_ptr<behavior> behavior_;
   std::unique_ptr<std::string> name_;  // only when given: idle actors stay small
   std::uint64_t processed_ = 0;        // owner-written; read after quiescence
+  std::uint64_t digest_ = 0;           // owner-written, while tracing; read after quiescence
   std::uint32_t id_, group_, state_bytes_;
   bool stopped_ = false;
 };
@@ -100,6 +105,9 @@ class alignas(64) actor_cell final : public actor {
   void replace(std::unique_ptr<behavior> b) { behavior_ = std::move(b); }
   void set_stopped() { stopped_ = true; }
   void count_processed() { ++processed_; }
+  void note_delivery(const message& m) {
+    digest_ += splitmix64(m.a ^ splitmix64(m.b ^ (std::uint64_t(m.tag) << 32)));
+  }
 
   /// Intrusive link for lock-based FIFO run queues (shared-queue); owned by that queue.
   actor_cell* next_runnable = nullptr;

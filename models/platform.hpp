@@ -27,6 +27,10 @@
 //      real cores, an accumulated charge in simulation. `charge_ns(ns)` declares that work
 //      which really ran costs `ns` on the modeled machine: a no-op on real cores.
 //   8. `trace(ev)` takes one event for the recorder; workers call it only when tracing is on.
+//      Its time is `now_ns()` at the event, unless the platform declares
+//      `static constexpr bool stamps_trace_events = true`: then models/ passes time 0 and the
+//      platform stamps events itself with a cheaper clock (the real platform: see
+//      traces/event_lane.hpp). Simulated time is exact and cheap, so the simulator need not.
 //   7. `spin_pause()` is one iteration of a spin loop, `yield_now()` gives the core away,
 //      both are allowed to advance (simulated) time.
 #pragma once
@@ -67,6 +71,10 @@ concept platform = requires(P& p, const P& cp, typename P::parker& pk, typename 
   { a64.fetch_add(ns, std::memory_order_relaxed) } -> std::same_as<std::uint64_t>;
   { a64.exchange(ns, std::memory_order_acq_rel) } -> std::same_as<std::uint64_t>;
 };
+
+/// True if P stamps trace events itself (contract 8).
+template <class P>
+inline constexpr bool stamps_trace_events = requires { requires P::stamps_trace_events; };
 
 /// RAII lock over a platform mutex (std::lock_guard works too; this keeps models/ explicit).
 template <class Mutex>

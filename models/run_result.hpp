@@ -12,8 +12,17 @@ struct worker_stats {
   std::uint64_t steals = 0;     ///< actors taken from another worker's queue
   std::uint64_t parks = 0;      ///< times the worker blocked
   std::uint64_t wakeups = 0;    ///< times this worker woke another one
+  std::uint64_t donations = 0;  ///< messages this worker donated to an idle equal actor (donation)
+  std::uint64_t migrations = 0; ///< actors this worker moved to another dispatcher (sharing, adaptive)
   std::uint64_t busy_ns = 0;    ///< time spent finding and running actors
   std::uint64_t idle_ns = 0;    ///< time spent in the idle strategy (spinning, yielding, parked)
+};
+
+/// One actor's deliveries, collected when tracing: the trace diff's logical-equivalence check.
+struct actor_stats {
+  std::uint32_t id = 0, group = 0;
+  std::uint64_t delivered = 0;  ///< messages processed
+  std::uint64_t digest = 0;     ///< order-independent digest of the delivered payloads (actor.hpp)
 };
 
 struct run_result {
@@ -29,6 +38,7 @@ struct run_result {
   std::string detail;                  ///< the workload's own result line, if any
   std::vector<std::string> errors;     ///< behavior exceptions, with the actor's name
   bool workload_ok = true;
+  std::vector<actor_stats> per_actor;  ///< every actor, in no particular order; only when tracing
 
   double msgs_per_s() const { return wall_s > 0 ? double(messages) / wall_s : 0; }
   bool ok() const { return checksum == reference && messages == expected_messages && leftover == 0 && workload_ok; }

@@ -35,6 +35,7 @@
 #include "platform.hpp"
 #include "run_result.hpp"
 #include "trace_event.hpp"
+#include "tracer.hpp"
 #include "worker.hpp"
 #include "workload/workload.hpp"
 
@@ -48,6 +49,7 @@ class scheduler {
   scheduler(P& plat, const scheduler_config& c, std::uint64_t seed, trace_level level = trace_level::off)
       : plat_(plat), cfg_(c), park_(c.workers), policy_(park_, c, seed), level_(level), injector_(*this) {
     for (unsigned i = 0; i < c.workers; ++i) workers_.push_back(std::make_unique<worker<P, Pol>>(*this, i));
+    if constexpr (requires { policy_.set_tracer(tracer_); }) policy_.set_tracer(tracer_);
   }
 
   /// Runs `w` to quiescence. Call once.
@@ -73,8 +75,9 @@ class scheduler {
   bool done() const { return done_.load(std::memory_order_acquire); }  // pairs with finish's release
   bool tracing(trace_level l) const { return level_ >= l; }
 
-  void trace(event_kind k, unsigned w, std::uint32_t actor, std::uint64_t msg, std::uint32_t other) {
-    plat_.trace(trace_event{plat_.now_ns(), msg, actor, other, std::uint16_t(w), k});
+  [[gnu::always_inline]] void trace(event_kind k, unsigned w, std::uint32_t actor, std::uint64_t msg,
+                                    std::uint32_t other) {
+    tracer_(k, w, actor, msg, other);
   }
 
   /// A worker found no work: true if it was the last and the system is quiescent (run over).
@@ -122,8 +125,13 @@ class scheduler {
       e->msg.sender = nullptr;
       e->id = ++sent_;
       auto& c = *static_cast<cell*>(to.get());
+      if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, outside_worker, c.id(), e->id, 0);
       c.box().push(e);
-      if (c.claim_after_push()) s_.policy_.push(-1, c, push_reason::external);
+      if (c.claim_after_push()) {
+        if (s_.tracing(trace_level::decisions))
+          s_.trace(event_kind::schedule, outside_worker, c.id(), e->id, std::uint32_t(push_reason::external));
+        s_.policy_.push(-1, c, push_reason::external);
+      }
     }
     void become(std::unique_ptr<behavior>) override { throw std::logic_error("become() outside an actor"); }
     void stop() override { throw std::logic_error("stop() outside an actor"); }
@@ -166,6 +174,7 @@ class scheduler {
     }
     for_each_actor([&](cell& a) {
       if (!a.box().empty()) ++r.leftover;
+      if (level_ != trace_level::off) r.per_actor.push_back({a.id(), a.group(), a.processed(), a.digest()});
     });
     r.leftover += policy_.queued();
     r.checksum = w.checksum();
@@ -183,6 +192,7 @@ class scheduler {
   envelope_depot<P> depot_;
   Pol policy_;
   trace_level level_;
+  tracer<P> tracer_{plat_, level_};
   std::vector<std::unique_ptr<worker<P, Pol>>> workers_;
   injector injector_;
   typename P::template atomic<std::uint32_t> next_id_{1};

@@ -7,11 +7,15 @@ namespace twinsched {
 enum class event_kind : std::uint8_t {
   worker_start, worker_stop, send, schedule, run_begin, run_end, message_begin, message_end,
   steal, donate, migrate, park, unpark, thread_start, thread_retire,
+  idle,  ///< the worker found no work: an idle spell starts (it ends at its next event)
 };
 
 /// Trace detail. `decisions` records scheduling decisions only (schedule, run, steal,
-/// donate, migrate, park, unpark, thread start/retire); `full` adds sends and messages.
+/// donate, migrate, park, unpark, idle, thread start/retire); `full` adds sends and messages.
 enum class trace_level : std::uint8_t { off, decisions, full };
+
+/// `trace_event::worker` of events emitted outside any worker (the workload's start).
+inline constexpr std::uint16_t outside_worker = 0xffff;
 
 struct trace_event {
   std::uint64_t time_ns = 0;

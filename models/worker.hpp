@@ -76,6 +76,7 @@ class worker final : public context {
       if (!idle) {
         idle = true;
         mark = account(stats_.busy_ns, mark);
+        if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::idle, index_, 0, 0, 0);
         if (s_.enter_idle()) break;
       }
       if (s_.done()) break;
@@ -159,7 +160,11 @@ class worker final : public context {
     current_ = nullptr;
     if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_end, index_, a.id(), 0, 0);
     if (checks_) a.leave();
-    if (!drained || a.release()) s_.policy().push(int(index_), a, push_reason::yielded);
+    if (!drained || a.release()) {
+      if (s_.tracing(trace_level::decisions))
+        s_.trace(event_kind::schedule, index_, a.id(), 0, std::uint32_t(push_reason::yielded));
+      s_.policy().push(int(index_), a, push_reason::yielded);
+    }
   }
 
   void process(cell& a, envelope<P>& e) {
@@ -183,6 +188,7 @@ class worker final : public context {
       }
     }
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_end, index_, a.id(), e.id, 0);
+    if (s_.tracing(trace_level::decisions)) a.note_delivery(e.msg);
     a.count_processed();
     ++stats_.messages;
     processed_.store(stats_.messages, std::memory_order_release);  // read by the quiescence check

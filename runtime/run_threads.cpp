@@ -1,18 +1,46 @@
 // run_on_threads: a scenario's workload and scheduler, built over the std::thread platform.
 #include "run_threads.hpp"
 
+#include <algorithm>
+
 #include "models/policy/policies.hpp"
 #include "models/scheduler.hpp"
 #include "thread_platform.hpp"
+#include "traces/recorder.hpp"
+#include "traces/scenario_text.hpp"
+#include "tsc_clock.hpp"
 
 namespace twinsched {
 
 run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t seed) {
+  return run_on_threads(c, w, seed, nullptr, trace_level::off);
+}
+
+run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t seed, traces::recorder* rec,
+                          trace_level level) {
   thread_platform plat;
+  plat.attach_trace(rec);
   return with_policy<thread_platform>(c.policy, [&]<class Pol>() {
-    scheduler<thread_platform, Pol> sched(plat, c, seed);
+    scheduler<thread_platform, Pol> sched(plat, c, seed, rec ? level : trace_level::off);
     return sched.run(w);
   });
+}
+
+run_result run_on_threads(const scenario& s, const trace_request& t) {
+  if (t.path.empty() || t.level == trace_level::off) return run_on_threads(s);
+  validate(s);
+  const workload_info& info = *find_workload(s.workload);
+  std::unique_ptr<workload> w = info.make(with_defaults(info, s.workload_params), s.seed);
+  const std::uint32_t lanes = std::max(s.sched.workers, s.sched.max_workers);  // every worker slot
+  tsc_clock clock;
+  traces::recorder_options o;
+  o.discard = t.discard;
+  traces::recorder rec(t.path, traces::header_for(s, "threads", traces::host_description(), lanes, t.level), &clock, o);
+  run_result r = run_on_threads(s.sched, *w, s.seed, &rec, t.level);
+  r.scenario = s.name;
+  r.workload = s.workload;
+  rec.finish(r);
+  return r;
 }
 
 run_result run_on_threads(const scenario& s) {

@@ -12,6 +12,8 @@
 #include "models/platform.hpp"
 #include "tsan_atomic.hpp"
 #include "models/trace_event.hpp"
+#include "traces/recorder.hpp"
+#include "tsc_clock.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -92,11 +94,28 @@ class thread_platform {
   void join_workers();
   int current_worker() const;
   unsigned hardware_workers() const { return std::max(1u, std::thread::hardware_concurrency()); }
-  void trace(const trace_event&) {}
+  /// Trace events go to the attached recorder's lane of `ev.worker`, stamped with the TSC now
+  /// and then (traces/event_lane.hpp): a few stores per event, no lock, no allocation.
+  static constexpr bool stamps_trace_events = true;  // platform.hpp contract 8
+  [[gnu::always_inline]] void trace(const trace_event& ev) {
+    if (!lanes_) return;
+    lanes_[ev.worker < lane_count_ ? ev.worker : lane_count_].push_sampled(ev, [b = base_ticks_] {
+      return tsc_clock::read() - b;
+    });
+  }
+  /// Sends trace events to `r` (its clock must be a tsc_clock); null detaches.
+  void attach_trace(traces::recorder* r) {
+    lanes_ = r ? r->lanes() : nullptr;
+    lane_count_ = r ? r->worker_lanes() : 0;
+    base_ticks_ = r && r->clock() ? r->clock()->base() : 0;
+  }
 
  private:
   std::chrono::steady_clock::time_point t0_;
   std::vector<std::thread> threads_;
+  traces::event_lane* lanes_ = nullptr;  // worker lanes, then the outside lane
+  unsigned lane_count_ = 0;
+  std::uint64_t base_ticks_ = 0;
 };
 
 static_assert(platform<thread_platform>);

@@ -16,6 +16,9 @@
 // Optional hooks, called only if the policy declares them (donation, sharing, adaptive):
 //   void after_message(unsigned w, actor_cell<P>&)   -- after each message
 //   void on_idle(unsigned w)                         -- when w found no work
+//   void set_tracer(const tracer<P>&)                -- for decisions made inside pop/push
+//                                                       (stealing: steal); emit only when
+//                                                       tracer.on(trace_level::decisions)
 #pragma once
 #include <cstdint>
 

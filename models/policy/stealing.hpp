@@ -24,6 +24,7 @@
 #include "../parking.hpp"
 #include "../rng.hpp"
 #include "../run_result.hpp"
+#include "../tracer.hpp"
 #include "chase_lev_deque.hpp"
 #include "locked_fifo.hpp"
 #include "policy.hpp"
@@ -41,6 +42,8 @@ class stealing_policy {
   }
 
   void on_spawn(actor_cell<P>&, int) {}
+  /// Steals are recorded as they happen: thief, what was taken, victim (policy.hpp hook).
+  void set_tracer(const tracer<P>& t) { tracer_ = &t; }
 
   void push(int from, actor_cell<P>& a, push_reason why) {
     if (from < 0) {
@@ -72,7 +75,7 @@ class stealing_policy {
     for (unsigned k = 0; k < n_; ++k) {
       unsigned v = (start + k) % n_;
       if (v == w) continue;  // a thief never steals from itself
-      if (actor_cell<P>* a = steal_from(locals_[v]->deque, me.deque)) {
+      if (actor_cell<P>* a = steal_from(locals_[v]->deque, me.deque, w, v)) {
         ++st.steals;
         return a;
       }
@@ -105,17 +108,23 @@ class stealing_policy {
     }
   }
 
-  actor_cell<P>* steal_from(deque_t& victim, deque_t& mine) const {
+  actor_cell<P>* steal_from(deque_t& victim, deque_t& mine, unsigned thief, unsigned v) const {
     actor_cell<P>* first = nullptr;
     if (victim.steal(first) != deque_t::steal_status::taken) return nullptr;
+    note_steal(thief, v, *first);
     if (half_) {
       for (std::int64_t extra = victim.size() / 2; extra > 0; --extra) {
         actor_cell<P>* a = nullptr;
         if (victim.steal(a) != deque_t::steal_status::taken) break;
+        note_steal(thief, v, *a);
         mine.push(a);
       }
     }
     return first;
+  }
+
+  void note_steal(unsigned thief, unsigned victim, const actor_cell<P>& a) const {
+    if (tracer_ && tracer_->on(trace_level::decisions)) (*tracer_)(event_kind::steal, thief, a.id(), 0, victim);
   }
 
   struct local {
@@ -126,6 +135,7 @@ class stealing_policy {
   };
 
   parking<P>& park_;
+  const tracer<P>* tracer_ = nullptr;
   bool fifo_, half_;
   unsigned n_;
   std::vector<std::unique_ptr<local>> locals_;

@@ -1,0 +1,119 @@
+// twinsched-trace-bench: what tracing costs: throughput of `forward` untraced, at decisions and at full level (median of N), and bytes per event.
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "runtime/run_threads.hpp"
+#include "traces/trace_reader.hpp"
+
+using namespace twinsched;
+
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v.empty() ? 0 : v[v.size() / 2];
+}
+
+struct level_result {
+  std::vector<double> rates;
+  std::vector<double> bytes_per_event;
+  std::uint64_t events = 0, bytes = 0, stalls = 0, clock_reads = 0;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Measures the cost of tracing: forward's throughput untraced, at the decisions level and at the full "
+               "level, median of N interleaved runs, plus trace size per event.",
+               "twinsched-trace-bench"};
+  int runs = 5;
+  unsigned workers = 2;
+  std::int64_t actors = 1000, tokens = 200, hops = 100000;
+  std::string dir = std::filesystem::temp_directory_path().string();
+  std::string policy = "stealing", idle = "backoff";
+  app.add_option("--runs", runs, "Runs per level (median reported).")->capture_default_str();
+  app.add_option("--workers", workers, "Worker threads.")->capture_default_str();
+  app.add_option("--actors", actors, "forward: actors.")->capture_default_str();
+  app.add_option("--tokens", tokens, "forward: tokens.")->capture_default_str();
+  app.add_option("--hops", hops, "forward: hops per token.")->capture_default_str();
+  app.add_option("--policy", policy, "Scheduling policy.")->capture_default_str();
+  app.add_option("--idle", idle, "Idle strategy.")->capture_default_str();
+  app.add_option("--dir", dir, "Where traces are written (and deleted): a RAM disk measures the recorder, not the disk.")
+      ->capture_default_str();
+  CLI11_PARSE(app, argc, argv);
+
+  scenario s;
+  s.name = "trace-bench";
+  s.workload = "forward";
+  s.workload_params = {{"actors", actors}, {"tokens", tokens}, {"hops", hops}};
+  s.sched.workers = workers;
+  s.sched.policy = policy;
+  s.sched.idle.strategy = idle;
+  const std::string path = dir + "/twinsched-trace-bench-" + std::to_string(::getpid()) + ".tst";
+
+  // "hot path" rows: recorded but never written (recorder_options::discard): the workers' own
+  // cost, without the writer thread competing for cores
+  const char* names[] = {"off", "decisions", "full", "decisions, hot path only", "full, hot path only"};
+  const trace_level levels[] = {trace_level::off, trace_level::decisions, trace_level::full, trace_level::decisions,
+                                trace_level::full};
+  constexpr int configs = 5;
+  level_result res[configs];
+  bool ok = true;
+  for (int k = 0; k < runs; ++k) {
+    for (int l = 0; l < configs; ++l) {  // interleaved: drift in the machine's speed hits every level alike
+      trace_request t{levels[l] == trace_level::off ? "" : path, levels[l], l >= 3};
+      run_result r = run_on_threads(s, t);
+      ok = ok && r.ok();
+      res[l].rates.push_back(r.msgs_per_s());
+      if (l >= 3) {
+        std::filesystem::remove(path);
+      } else if (levels[l] != trace_level::off) {
+        traces::trace_reader tr(path);
+        res[l].events = tr.events();
+        res[l].bytes = tr.file_size();
+        res[l].bytes_per_event.push_back(double(tr.file_size()) / double(std::max<std::uint64_t>(tr.events(), 1)));
+        res[l].stalls = res[l].clock_reads = 0;
+        for (const auto& ln : tr.footer().lanes) res[l].stalls += ln.stalls, res[l].clock_reads += ln.clock_reads;
+        std::filesystem::remove(path);
+      }
+    }
+  }
+  const double base = median(res[0].rates);
+  std::printf("forward: %lld actors, %lld tokens, %lld hops, %u workers, %s/%s; median of %d runs; traces in %s\n",
+              static_cast<long long>(actors), static_cast<long long>(tokens), static_cast<long long>(hops), workers,
+              policy.c_str(), idle.c_str(), runs, dir.c_str());
+  std::printf("%u hardware threads: the recorder's writer thread %s\n", std::thread::hardware_concurrency(),
+              std::thread::hardware_concurrency() > workers ? "has a core of its own"
+                                                            : "shares the workers' cores (no spare core)");
+  std::printf("%-26s %12s %9s %12s %12s %8s %12s %7s\n", "level", "msgs/s", "overhead", "events/run", "bytes/event",
+              "MB/run", "clock reads", "stalls");
+  for (int l = 0; l < configs; ++l) {
+    const double m = median(res[l].rates);
+    if (l == 0 || l >= 3) {
+      if (l == 0) std::printf("%-26s %12.0f %9s\n", names[l], m, "-");
+      else std::printf("%-26s %12.0f %8.1f%%\n", names[l], m, 100.0 * (1.0 - m / base));
+      continue;
+    }
+    std::printf("%-26s %12.0f %8.1f%% %12llu %12.2f %8.1f %11.1f%% %7llu\n", names[l], m, 100.0 * (1.0 - m / base),
+                static_cast<unsigned long long>(res[l].events), median(res[l].bytes_per_event),
+                double(res[l].bytes) / 1e6,
+                res[l].events ? 100.0 * double(res[l].clock_reads) / double(res[l].events) : 0.0,
+                static_cast<unsigned long long>(res[l].stalls));
+  }
+  std::printf("runs per level (msgs/s):\n");
+  for (int l = 0; l < configs; ++l) {
+    std::printf("  %-26s", names[l]);
+    for (double r : res[l].rates) std::printf(" %12.0f", r);
+    std::printf("\n");
+  }
+  if (!ok) std::printf("a run's verdict FAILED\n");
+  return ok ? 0 : 1;
+}

@@ -1,0 +1,90 @@
+// `twinsched diff A B`: two traces of the same scenario compared: metrics, logical equivalence, first divergence.
+#include <iostream>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "traces/diff.hpp"
+#include "traces/trace_reader.hpp"
+
+namespace twinsched::cli {
+namespace {
+
+struct diff_cli {
+  std::string a, b, tolerance;
+  bool json = false, events = false;
+  std::size_t context = 3;
+};
+
+/// "10%", "10" (a number above 1 is a percentage) or "0.1" -> 0.1.
+double parse_tolerance(const std::string& s) {
+  std::string t = s;
+  const bool percent = !t.empty() && t.back() == '%';
+  if (percent) t.pop_back();
+  std::size_t used = 0;
+  double v = -1;
+  try {
+    v = std::stod(t, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != t.size() || t.empty() || !(v >= 0))
+    throw CLI::ValidationError("--tolerance", "expected a percentage such as 10% or a fraction such as 0.1, got '" + s + "'");
+  return percent || v > 1 ? v / 100 : v;
+}
+
+int diff(const diff_cli& o) {
+  traces::trace_reader a(o.a), b(o.b);
+  traces::diff_options opt;
+  if (!o.tolerance.empty()) opt.tolerance = parse_tolerance(o.tolerance);
+  opt.events = o.events;
+  opt.context = o.context;
+  traces::diff_report d = traces::diff_traces(a, b, opt);
+  if (o.json) std::cout << traces::diff_json(d).dump(2) << '\n';
+  else traces::print_diff(std::cout, d);
+  return d.exit_code();
+}
+
+constexpr const char* diff_footer = R"(Works for any two traces of the same workload: real vs simulated, policy X vs policy Y,
+run vs run. Metrics come from each trace's footer and one pass over its events; the
+queueing delay (send -> message begin) needs --trace-level full. Logical equivalence
+compares every actor's delivery count and payload digest. The first diverging event is
+looked for when both traces are simulations (deterministic), or with --events.
+Examples:
+  twinsched run scenarios/forward.toml --trace a.tst
+  twinsched run scenarios/forward.toml --policy shared-queue --trace b.tst
+  twinsched diff a.tst b.tst --tolerance 10%
+  twinsched diff a.tst b.tst --json | jq '.metrics[] | select(.over_tolerance)'
+Exit codes: 0 logically equivalent and within the tolerance, 1 a logical difference or a
+metric over the tolerance, 2 a file is not a readable trace.)";
+
+}  // namespace
+
+void add_diff_command(CLI::App& app, action& chosen) {
+  auto o = std::make_shared<diff_cli>();
+  CLI::App* cmd = app.add_subcommand(
+      "diff", "Compare two traces: headline metrics side by side with absolute and relative differences, "
+              "per-actor logical equivalence, and for two simulations the first event where they part ways.");
+  cmd->footer(diff_footer);
+  cmd->add_option("a", o->a, "First trace (.tst), the baseline.")->required()->type_name("A");
+  cmd->add_option("b", o->b, "Second trace (.tst).")->required()->type_name("B");
+  cmd->add_option("--tolerance", o->tolerance,
+                  "Exit with code 1 when a headline metric (makespan, throughput, busy share, steals, donations, "
+                  "migrations, wake-ups, queueing percentiles) differs by more than this: 10%, 10 or 0.1.")
+      ->type_name("PCT");
+  cmd->add_flag("--json", o->json, "Print the comparison as one JSON object.");
+  cmd->add_flag("--events", o->events, "Look for the first diverging event even unless both traces are simulations.");
+  cmd->add_option("--context", o->context, "Events shown around the first divergence.")
+      ->type_name("N")
+      ->capture_default_str();
+  cmd->callback([&chosen, o] {
+    if (!o->tolerance.empty()) parse_tolerance(o->tolerance);  // a bad value is a usage error (exit 2)
+    chosen = [o] { return diff(*o); };
+  });
+}
+
+}  // namespace twinsched::cli

@@ -1,0 +1,64 @@
+// `twinsched export perfetto FILE -o OUT.json`: a trace as Chrome trace-event JSON, optionally a time window of it.
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/commands.hpp"
+#include "traces/perfetto_export.hpp"
+#include "traces/trace_reader.hpp"
+
+namespace twinsched::cli {
+namespace {
+
+struct export_cli {
+  std::string file, out;
+  traces::perfetto_options opt;
+};
+
+int export_perfetto(const export_cli& o) {
+  traces::trace_reader r(o.file);
+  std::ofstream f(o.out, std::ios::binary);
+  if (!f) throw std::runtime_error(o.out + ": cannot create the output file");
+  traces::perfetto_summary s = traces::export_perfetto(r, f, o.opt);
+  f.close();
+  if (!f) throw std::runtime_error(o.out + ": cannot write the output file");
+  std::cerr << "twinsched: wrote " << o.out << ": " << s.slices << " slices, " << s.instants << " instants, " << s.flows
+            << " message arrows, " << s.counters << " counter samples\n";
+  if (s.sampled())
+    std::cerr << "twinsched: message arrows are sampled: about 1 in " << s.sample_every << " of " << s.messages
+              << " messages (--max-flows " << o.opt.max_flows << "); narrow the window with --from/--to to see more\n";
+  return 0;
+}
+
+constexpr const char* export_footer = R"(Open the file in https://ui.perfetto.dev (or chrome://tracing). One track per worker with
+actor turns (each containing its messages at the full level), idle spells and parks;
+arrows from each send to the message it became; counters of runnable actors and parked
+workers. Times are nanoseconds since the trace began (see `twinsched trace info`).
+Examples:
+  twinsched export perfetto run.tst -o run.json
+  twinsched export perfetto run.tst -o window.json --from 1000000 --to 2000000 --max-flows 0)";
+
+}  // namespace
+
+void add_export_command(CLI::App& app, action& chosen) {
+  CLI::App* exp = app.add_subcommand("export", "Convert a trace to another tool's format.");
+  exp->require_subcommand(1);
+  auto o = std::make_shared<export_cli>();
+  CLI::App* cmd = exp->add_subcommand("perfetto", "Chrome trace-event JSON for ui.perfetto.dev / chrome://tracing.");
+  cmd->footer(export_footer);
+  cmd->add_option("file", o->file, "Trace file (.tst).")->required()->type_name("FILE");
+  cmd->add_option("-o,--output", o->out, "JSON file to write.")->required()->type_name("OUT");
+  cmd->add_option("--from", o->opt.from_ns, "Window start, ns of trace time.")->type_name("NS");
+  cmd->add_option("--to", o->opt.to_ns, "Window end, ns of trace time.")->type_name("NS");
+  cmd->add_option("--max-flows", o->opt.max_flows,
+                  "Message arrows at most (about); beyond it arrows are sampled by message id, and the tool says so. "
+                  "0: none.")
+      ->type_name("N")
+      ->capture_default_str();
+  cmd->callback([&chosen, o] { chosen = [o] { return export_perfetto(*o); }; });
+}
+
+}  // namespace twinsched::cli

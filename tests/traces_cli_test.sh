@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# The trace subcommands end to end: run --trace, trace info, diff (--tolerance, --json), export perfetto, and a damaged file.
+set -uo pipefail
+bin=${1:?usage: traces_cli_test.sh PATH/TO/twinsched}
+bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+ok() { echo "ok: $*"; }
+
+small=(--param actors=64 --param tokens=16 --param hops=300)
+cd "$tmp" || exit 1
+
+# run --trace: a full trace by default, decisions on request; the summary is unchanged
+"$bin" run "${small[@]}" --trace a.tst >run.txt 2>&1 || fail "run --trace exited $?: $(cat run.txt)"
+grep -q '^verdict       OK' run.txt && ok "run --trace a.tst" || fail "run --trace printed no OK verdict"
+"$bin" run "${small[@]}" --policy shared-queue --trace b.tst --trace-level decisions >/dev/null 2>&1 ||
+  fail "run --trace-level decisions exited $?"
+"$bin" run "${small[@]}" --param hops=301 --trace c.tst --trace-level decisions >/dev/null 2>&1 || fail "run hops=301 exited $?"
+[[ -s a.tst && -s b.tst && -s c.tst ]] && ok "three traces written" || fail "a trace file is missing"
+
+# the scenario's own `trace` key records to <name>.tst and says so
+printf 'name = "keyed"\ntrace = "decisions"\n[workload]\nkind = "forward"\nactors = 8\ntokens = 2\nhops = 50\n' >keyed.toml
+err=$("$bin" run keyed.toml 2>&1 >/dev/null)
+[[ -s keyed.tst && $err == *"keyed.tst"* ]] && ok "scenario key trace = \"decisions\" writes keyed.tst" ||
+  fail "the scenario's trace key wrote no keyed.tst (stderr: $err)"
+
+# trace info
+out=$("$bin" trace info a.tst); rc=$?
+if [[ $rc -eq 0 && $out == *"events by kind"* && $out == *"message_begin"* && $out == *"queueing"* && $out == *"full level"* ]]; then
+  ok "trace info a.tst"
+else
+  fail "trace info exited $rc or lacks counts: $out"
+fi
+out=$("$bin" trace info b.tst --json); rc=$?
+[[ $rc -eq 0 && $out == *'"level": "decisions"'* && $out == *'"by_kind"'* ]] && ok "trace info --json" || fail "trace info --json: $rc $out"
+"$bin" trace info a.tst --quick >/dev/null && ok "trace info --quick" || fail "trace info --quick"
+
+# diff: same workload (another policy) is logically equal; exit 0 without a tolerance
+out=$("$bin" diff a.tst b.tst); rc=$?
+[[ $rc -eq 0 && $out == *"logical equivalence  equal"* && $out == *"scheduler.policy"* ]] && ok "diff a b: equal, exit 0" ||
+  fail "diff a b exited $rc: $out"
+# ... and exit 1 with a tolerance no real pair meets
+out=$("$bin" diff a.tst b.tst --tolerance 0%); rc=$?
+[[ $rc -eq 1 && $out == *"exceeded by"* ]] && ok "diff --tolerance 0% exits 1" || fail "diff --tolerance 0% exited $rc: $out"
+"$bin" diff a.tst a.tst --tolerance 10% >/dev/null; rc=$?
+[[ $rc -eq 0 ]] && ok "a trace against itself is within 10%" || fail "diff a a --tolerance 10% exited $rc"
+out=$("$bin" diff a.tst c.tst --json); rc=$?
+[[ $rc -eq 1 && $out == *'"verdict": "differ"'* && $out == *'"first_actor":'* ]] && ok "diff --json names a differing actor" ||
+  fail "diff a c --json exited $rc: $out"
+"$bin" diff a.tst b.tst --tolerance lots >/dev/null 2>&1; rc=$?
+[[ $rc -eq 2 ]] && ok "a bad --tolerance is a usage error" || fail "diff --tolerance lots exited $rc"
+
+# export perfetto
+err=$("$bin" export perfetto a.tst -o a.json 2>&1); rc=$?
+if [[ $rc -eq 0 && -s a.json && $(head -c 15 a.json) == '{"traceEvents":' && $err == *"slices"* ]]; then
+  ok "export perfetto"
+else
+  fail "export perfetto exited $rc: $err"
+fi
+err=$("$bin" export perfetto a.tst -o s.json --max-flows 5 2>&1)
+[[ $err == *"sampled"* ]] && ok "export perfetto says when arrows are sampled" || fail "no sampling note: $err"
+
+# a damaged file: exit 2 and one line naming the byte
+head -c 300 a.tst >cut.tst
+err=$("$bin" trace info cut.tst 2>&1 >/dev/null); rc=$?
+if [[ $rc -eq 2 && $err =~ ^twinsched:\ cut\.tst:\ byte\ [0-9]+:\  && $(printf '%s\n' "$err" | wc -l) -eq 1 ]]; then
+  ok "a truncated trace: exit 2, $err"
+else
+  fail "truncated trace: exit $rc, stderr: $err"
+fi
+err=$("$bin" diff keyed.toml a.tst 2>&1 >/dev/null); rc=$?
+[[ $rc -eq 2 && $err == *"byte 0: expected the trace magic"* ]] && ok "diff of a non-trace: exit 2" || fail "diff keyed.toml: $rc $err"
+
+[[ $failures -eq 0 ]] && echo "all trace CLI checks passed" || echo "$failures trace CLI checks failed"
+exit $((failures > 0))

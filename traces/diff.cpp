@@ -1,0 +1,402 @@
+// The trace diff: metrics from footers and one stats pass per trace, per-actor deliveries, a lockstep event walk.
+#include "diff.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <deque>
+#include <map>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "format.hpp"
+#include "merged_cursor.hpp"
+#include "trace_stats.hpp"
+
+namespace twinsched::traces {
+namespace {
+
+std::string hex(std::uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+/// "key = value" lines of a canonical scenario text, by "table.key".
+std::map<std::string, std::string> scenario_keys(const std::string& text) {
+  std::map<std::string, std::string> m;
+  std::istringstream in(text);
+  std::string line, table;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    if (line[0] == '[') {
+      table = line.substr(1, line.find(']') - 1) + ".";
+      continue;
+    }
+    auto eq = line.find(" = ");
+    if (eq != std::string::npos) m[table + line.substr(0, eq)] = line.substr(eq + 3);
+  }
+  return m;
+}
+
+double share(std::uint64_t part, const worker_stats& w) {
+  const std::uint64_t all = w.busy_ns + w.idle_ns;
+  return all ? 100.0 * double(part) / double(all) : 0;
+}
+
+struct run_view {
+  const trace_reader& r;
+  trace_stats st;
+  std::uint64_t total(std::uint64_t worker_stats::*field) const {
+    std::uint64_t n = 0;
+    for (const auto& w : r.footer().per_worker) n += w.*field;
+    return n;
+  }
+};
+
+logical_check check_logical(const trace_footer& a, const trace_footer& b) {
+  logical_check c;
+  c.actors_a = a.actors.size();
+  c.actors_b = b.actors.size();
+  if (!a.has_actors || !b.has_actors) {
+    c.why = std::string("per-actor deliveries not recorded in ") + (!a.has_actors ? "A" : "B");
+    return c;
+  }
+  std::size_t i = 0, j = 0;
+  auto note = [&](std::uint32_t id, const std::string& what) {
+    if (!c.first_actor) {
+      c.first_actor = id;
+      c.why = "actor " + std::to_string(id) + " " + what;
+    }
+    ++c.differing;
+  };
+  while (i < a.actors.size() || j < b.actors.size()) {
+    if (j == b.actors.size() || (i < a.actors.size() && a.actors[i].id < b.actors[j].id)) {
+      note(a.actors[i].id, "exists only in A (" + std::to_string(a.actors[i].delivered) + " deliveries)");
+      ++i;
+    } else if (i == a.actors.size() || b.actors[j].id < a.actors[i].id) {
+      note(b.actors[j].id, "exists only in B (" + std::to_string(b.actors[j].delivered) + " deliveries)");
+      ++j;
+    } else {
+      const actor_stats &x = a.actors[i], &y = b.actors[j];
+      if (x.delivered != y.delivered || x.digest != y.digest)
+        note(x.id, "got " + std::to_string(x.delivered) + " messages (digest " + hex(x.digest) + ") in A, " +
+                       std::to_string(y.delivered) + " (digest " + hex(y.digest) + ") in B");
+      ++i, ++j;
+    }
+  }
+  c.state = c.differing ? logical_check::verdict::differ : logical_check::verdict::equal;
+  return c;
+}
+
+bool same_event(const trace_event& x, const trace_event& y) {
+  return x.time_ns == y.time_ns && x.worker == y.worker && x.kind == y.kind && x.actor == y.actor &&
+         x.message == y.message && x.other == y.other;
+}
+
+divergence first_divergence(const trace_reader& a, const trace_reader& b, std::size_t context) {
+  divergence d;
+  d.checked = true;
+  merged_cursor ca(a), cb(b);
+  std::deque<trace_event> recent;
+  for (;;) {
+    const trace_event* x = ca.next();
+    const trace_event* y = cb.next();
+    if (!x && !y) {
+      d.identical = true;
+      return d;
+    }
+    if (x && y && same_event(*x, *y)) {
+      ++d.index;
+      recent.push_back(*x);
+      if (recent.size() > context) recent.pop_front();
+      continue;
+    }
+    d.before.assign(recent.begin(), recent.end());
+    if (x) d.after_a.push_back(*x);
+    if (y) d.after_b.push_back(*y);
+    for (std::size_t k = 1; k < context; ++k) {
+      if (const trace_event* e = ca.next()) d.after_a.push_back(*e);
+      if (const trace_event* e = cb.next()) d.after_b.push_back(*e);
+    }
+    return d;
+  }
+}
+
+std::string fmt(double v) {
+  char b[40];
+  const double m = std::fabs(v);
+  if (m != 0 && (m >= 1e7 || m < 1e-3)) std::snprintf(b, sizeof b, "%.4g", v);
+  else if (m >= 1000 || v == std::floor(v)) std::snprintf(b, sizeof b, "%.0f", v);
+  else std::snprintf(b, sizeof b, "%.3f", v);
+  return b;
+}
+
+std::string worker_name(std::uint16_t w) { return w == outside_lane ? "out" : "w" + std::to_string(w); }
+
+}  // namespace
+
+std::optional<double> diff_metric::relative() const {
+  if (!a || !b) return std::nullopt;
+  if (*a == *b) return 0.0;
+  if (*a == 0) return std::nullopt;  // from nothing: no finite ratio
+  return (*b - *a) / std::fabs(*a);
+}
+
+bool diff_report::over_tolerance() const {
+  return std::any_of(metrics.begin(), metrics.end(), [](const diff_metric& m) { return m.over; });
+}
+
+int diff_report::exit_code() const {
+  return logical.state == logical_check::verdict::differ || over_tolerance() ? 1 : 0;
+}
+
+std::string describe(const trace_event& e) {
+  char b[200];
+  std::string msg = "-";
+  if (e.message) {
+    char m[48];
+    std::snprintf(m, sizeof m, "%llu:%llu", static_cast<unsigned long long>(e.message >> 48),
+                  static_cast<unsigned long long>(e.message & seq_mask));
+    msg = m;
+  }
+  std::snprintf(b, sizeof b, "%14llu ns  %-4s %-14s actor %-8u msg %-16s other %u",
+                static_cast<unsigned long long>(e.time_ns), worker_name(e.worker).c_str(), kind_name(unsigned(e.kind)),
+                e.actor, msg.c_str(), e.other);
+  return b;
+}
+
+diff_report diff_traces(const trace_reader& ra, const trace_reader& rb, const diff_options& o) {
+  diff_report d;
+  d.file_a = ra.path();
+  d.file_b = rb.path();
+  d.a = ra.header();
+  d.b = rb.header();
+  d.tolerance = o.tolerance;
+  d.same_scenario = d.a.scenario_hash == d.b.scenario_hash;
+  d.same_workload = d.a.workload_hash == d.b.workload_hash;
+  if (!d.same_scenario) {
+    auto ka = scenario_keys(d.a.scenario_text), kb = scenario_keys(d.b.scenario_text);
+    for (const auto& [k, v] : ka) {
+      auto it = kb.find(k);
+      if (it == kb.end()) d.scenario_differences.push_back(k + ": " + v + " vs (absent)");
+      else if (it->second != v) d.scenario_differences.push_back(k + ": " + v + " vs " + it->second);
+    }
+    for (const auto& [k, v] : kb)
+      if (!ka.count(k)) d.scenario_differences.push_back(k + ": (absent) vs " + v);
+  }
+
+  run_view va{ra, compute_stats(ra)}, vb{rb, compute_stats(rb)};
+  const trace_footer &fa = ra.footer(), &fb = rb.footer();
+  auto add = [&](std::string name, std::string unit, std::optional<double> x, std::optional<double> y, bool gated = true) {
+    diff_metric m;
+    m.name = std::move(name);
+    m.unit = std::move(unit);
+    m.a = x;
+    m.b = y;
+    m.gated = gated;
+    d.metrics.push_back(m);
+  };
+  auto ms = [](std::uint64_t ns) { return double(ns) * 1e-6; };
+  add("makespan", "ms", ms(fa.wall_ns), ms(fb.wall_ns));
+  add("throughput", "msgs/s", fa.wall_ns ? double(fa.messages) / (double(fa.wall_ns) * 1e-9) : 0.0,
+      fb.wall_ns ? double(fb.messages) / (double(fb.wall_ns) * 1e-9) : 0.0);
+  add("messages", "", double(fa.messages), double(fb.messages));
+  const std::size_t workers = std::max(fa.per_worker.size(), fb.per_worker.size());
+  for (std::size_t i = 0; i < workers; ++i) {
+    auto busy = [&](const trace_footer& f) -> std::optional<double> {
+      if (i >= f.per_worker.size()) return std::nullopt;
+      return share(f.per_worker[i].busy_ns, f.per_worker[i]);
+    };
+    auto idle = [&](const trace_footer& f) -> std::optional<double> {
+      if (i >= f.per_worker.size()) return std::nullopt;
+      return share(f.per_worker[i].idle_ns, f.per_worker[i]);
+    };
+    auto parked = [&](const run_view& v) -> std::optional<double> {
+      auto it = v.st.workers.find(std::uint16_t(i));
+      if (it == v.st.workers.end()) return std::nullopt;
+      return it->second.share(it->second.parked_ns);
+    };
+    const std::string w = "worker " + std::to_string(i) + " ";
+    add(w + "busy", "%", busy(fa), busy(fb));
+    add(w + "idle", "%", idle(fa), idle(fb), false);
+    add(w + "parked", "%", parked(va), parked(vb), false);
+  }
+  add("steals", "", double(va.total(&worker_stats::steals)), double(vb.total(&worker_stats::steals)));
+  add("donations", "", double(va.total(&worker_stats::donations)), double(vb.total(&worker_stats::donations)));
+  add("migrations", "", double(va.total(&worker_stats::migrations)), double(vb.total(&worker_stats::migrations)));
+  add("wake-ups", "", double(va.total(&worker_stats::wakeups)), double(vb.total(&worker_stats::wakeups)));
+  add("parks", "", double(va.total(&worker_stats::parks)), double(vb.total(&worker_stats::parks)), false);
+  const bool qa = va.st.has_messages(), qb = vb.st.has_messages();
+  auto q = [](const run_view& v, bool has, double p) -> std::optional<double> {
+    if (!has) return std::nullopt;
+    return double(v.st.queueing.quantile(p)) * 1e-3;
+  };
+  for (double p : {0.5, 0.9, 0.99}) {
+    char name[40];
+    std::snprintf(name, sizeof name, "queueing p%g", p * 100);
+    add(name, "us", q(va, qa, p), q(vb, qb, p));
+  }
+  if (!qa || !qb)
+    d.notes.push_back(std::string("queueing delay (send -> message begin) needs --trace-level full in both traces; ") +
+                      (!qa ? "A" : "B") + " has " + level_name(!qa ? d.a.level : d.b.level));
+  // per actor group, when the workload has groups
+  std::map<std::uint32_t, std::pair<const histogram*, const histogram*>> groups;
+  for (const auto& [g, h] : va.st.queueing_by_group) groups[g].first = &h;
+  for (const auto& [g, h] : vb.st.queueing_by_group) groups[g].second = &h;
+  if (groups.size() > 1) {
+    for (const auto& [g, hh] : groups) {
+      auto qq = [](const histogram* h, double p) -> std::optional<double> {
+        if (!h) return std::nullopt;
+        return double(h->quantile(p)) * 1e-3;
+      };
+      const std::string n = "group " + std::to_string(g) + " ";
+      add(n + "messages", "", hh.first ? std::optional<double>(double(hh.first->count())) : std::nullopt,
+          hh.second ? std::optional<double>(double(hh.second->count())) : std::nullopt, false);
+      add(n + "queueing p50", "us", qq(hh.first, 0.5), qq(hh.second, 0.5));
+      add(n + "queueing p99", "us", qq(hh.first, 0.99), qq(hh.second, 0.99));
+    }
+  }
+  if (o.tolerance) {
+    for (auto& m : d.metrics) {
+      if (!m.gated || !m.a || !m.b) continue;
+      const bool counts = m.unit.empty();
+      if (counts && std::max(*m.a, *m.b) < 10) continue;  // a handful of events: noise, not a difference
+      auto rel = m.relative();
+      m.over = rel ? std::fabs(*rel) > *o.tolerance : true;  // from zero to something: over
+    }
+  }
+
+  d.logical = check_logical(fa, fb);
+  if (!d.same_workload && d.logical.state == logical_check::verdict::differ)
+    d.notes.push_back("the workloads differ (kind, parameters or seed), so their deliveries are not expected to match");
+
+  const bool both_sim = d.a.backend == "sim" && d.b.backend == "sim";
+  if (both_sim || o.events) {
+    d.first = first_divergence(ra, rb, o.context);
+  } else {
+    d.first.why_not = "only for two simulations (deterministic runs): real runs' timing differs every time; "
+                      "--events compares anyway";
+  }
+  return d;
+}
+
+void print_diff(std::ostream& out, const diff_report& d) {
+  char line[256];
+  auto head = [&](const char* tag, const std::string& file, const trace_header& h) {
+    out << tag << "  " << file << ": " << h.scenario << ", " << h.backend << ", " << h.policy << "/" << h.idle << ", "
+        << h.workers << " workers, " << level_name(h.level) << " trace\n";
+  };
+  head("A", d.file_a, d.a);
+  head("B", d.file_b, d.b);
+  if (d.same_scenario) {
+    out << "scenario  the same (hash " << hex(d.a.scenario_hash) << ")\n";
+  } else {
+    out << "scenario  differs" << (d.same_workload ? " (same workload: same messages expected)" : "") << ":\n";
+    for (const auto& s : d.scenario_differences) out << "            " << s << '\n';
+  }
+  std::snprintf(line, sizeof line, "\n%-26s %16s %16s %14s %9s\n", "metric", "A", "B", "B - A", "rel");
+  out << line;
+  for (const auto& m : d.metrics) {
+    const std::string name = m.unit.empty() ? m.name : m.name + " (" + m.unit + ")";
+    const std::string a = m.a ? fmt(*m.a) : "-", b = m.b ? fmt(*m.b) : "-";
+    std::string delta = "-", rel = "-";
+    if (m.a && m.b) {
+      delta = (*m.b - *m.a >= 0 ? "+" : "") + fmt(*m.b - *m.a);
+      if (auto r = m.relative()) {
+        char rb[24];
+        std::snprintf(rb, sizeof rb, "%+.1f%%", *r * 100);
+        rel = rb;
+      } else {
+        rel = "new";
+      }
+    }
+    std::snprintf(line, sizeof line, "%-26s %16s %16s %14s %9s%s\n", name.c_str(), a.c_str(), b.c_str(), delta.c_str(),
+                  rel.c_str(), m.over ? "  > tolerance" : "");
+    out << line;
+  }
+  for (const auto& n : d.notes) out << "note: " << n << '\n';
+  out << "\nlogical equivalence  ";
+  switch (d.logical.state) {
+    case logical_check::verdict::equal:
+      out << "equal: " << d.logical.actors_a << " actors, same delivery counts and payload digests\n";
+      break;
+    case logical_check::verdict::differ:
+      out << "DIFFERS for " << d.logical.differing << " actors; first: " << d.logical.why << '\n';
+      break;
+    case logical_check::verdict::unavailable: out << "not checked: " << d.logical.why << '\n'; break;
+  }
+  out << "first divergence     ";
+  if (!d.first.checked) {
+    out << "not checked: " << d.first.why_not << '\n';
+  } else if (d.first.identical) {
+    out << "none: the " << d.first.index << " events are identical\n";
+  } else {
+    out << "after " << d.first.index << " equal events\n";
+    for (const auto& e : d.first.before) out << "    = " << describe(e) << '\n';
+    for (const auto& e : d.first.after_a) out << "  A > " << describe(e) << '\n';
+    if (d.first.after_a.empty()) out << "  A > (end of trace)\n";
+    for (const auto& e : d.first.after_b) out << "  B > " << describe(e) << '\n';
+    if (d.first.after_b.empty()) out << "  B > (end of trace)\n";
+  }
+  if (d.tolerance) {
+    std::snprintf(line, sizeof line, "%g%%", *d.tolerance * 100);
+    out << "tolerance " << line << "        ";
+    if (!d.over_tolerance()) {
+      out << "every gated metric within it\n";
+    } else {
+      out << "exceeded by:";
+      for (const auto& m : d.metrics)
+        if (m.over) out << ' ' << m.name << ';';
+      out << '\n';
+    }
+  }
+}
+
+nlohmann::json diff_json(const diff_report& d) {
+  using nlohmann::json;
+  auto opt = [](const std::optional<double>& v) -> json { return v ? json(*v) : json(nullptr); };
+  json metrics = json::array();
+  for (const auto& m : d.metrics)
+    metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"a", opt(m.a)}, {"b", opt(m.b)},
+                       {"delta", m.a && m.b ? json(*m.b - *m.a) : json(nullptr)}, {"relative", opt(m.relative())},
+                       {"gated", m.gated}, {"over_tolerance", m.over}});
+  auto events = [](const std::vector<trace_event>& v) {
+    json a = json::array();
+    for (const auto& e : v)
+      a.push_back({{"time_ns", e.time_ns}, {"worker", e.worker == outside_lane ? -1 : int(e.worker)},
+                   {"kind", kind_name(unsigned(e.kind))}, {"actor", e.actor}, {"message", e.message},
+                   {"other", e.other}});
+    return a;
+  };
+  const char* verdicts[] = {"equal", "differ", "unavailable"};
+  json logical = {{"verdict", verdicts[int(d.logical.state)]}, {"detail", d.logical.why},
+                  {"actors_a", d.logical.actors_a}, {"actors_b", d.logical.actors_b}, {"differing", d.logical.differing},
+                  {"first_actor", d.logical.first_actor ? json(*d.logical.first_actor) : json(nullptr)}};
+  json first = {{"checked", d.first.checked}};
+  if (!d.first.checked) first["why_not"] = d.first.why_not;
+  else {
+    first["identical"] = d.first.identical;
+    first["equal_events"] = d.first.index;
+    if (!d.first.identical) {
+      first["before"] = events(d.first.before);
+      first["a"] = events(d.first.after_a);
+      first["b"] = events(d.first.after_b);
+    }
+  }
+  return {{"a", d.file_a},
+          {"b", d.file_b},
+          {"same_scenario", d.same_scenario},
+          {"same_workload", d.same_workload},
+          {"scenario_differences", d.scenario_differences},
+          {"metrics", metrics},
+          {"notes", d.notes},
+          {"logical", logical},
+          {"first_divergence", first},
+          {"tolerance", d.tolerance ? json(*d.tolerance) : json(nullptr)},
+          {"over_tolerance", d.over_tolerance()},
+          {"exit_code", d.exit_code()}};
+}
+
+}  // namespace twinsched::traces

@@ -1,0 +1,73 @@
+// Comparing two traces: headline metrics side by side, logical equivalence, and the first diverging event.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "trace_reader.hpp"
+
+namespace twinsched::traces {
+
+struct diff_options {
+  std::optional<double> tolerance;  ///< relative, e.g. 0.10; exceeding it on a gated metric fails the diff
+  bool events = false;              ///< compare event by event even unless both traces are simulations
+  std::size_t context = 3;          ///< events shown around the first divergence
+};
+
+/// One row of the table. Relative difference is (b - a) / |a|.
+struct diff_metric {
+  std::string name, unit;
+  std::optional<double> a, b;
+  bool gated = true;   ///< counts toward --tolerance
+  bool over = false;   ///< gated, and its relative difference exceeds the tolerance
+  std::optional<double> relative() const;
+};
+
+/// Per-actor deliveries (counts and digests from the footers).
+struct logical_check {
+  enum class verdict { equal, differ, unavailable } state = verdict::unavailable;
+  std::string why;             ///< unavailable: why; differ: the first differing actor, in words
+  std::size_t actors_a = 0, actors_b = 0, differing = 0;
+  std::optional<std::uint32_t> first_actor;
+};
+
+/// The first event where two deterministic traces part ways.
+struct divergence {
+  bool checked = false;
+  std::string why_not;         ///< when not checked
+  bool identical = false;
+  std::uint64_t index = 0;     ///< events equal before it (merged order)
+  std::vector<trace_event> before;             ///< the last equal events (shared)
+  std::vector<trace_event> after_a, after_b;   ///< from the first difference on
+};
+
+struct diff_report {
+  std::string file_a, file_b;
+  trace_header a, b;
+  bool same_scenario = false, same_workload = false;
+  std::vector<std::string> scenario_differences;  ///< "policy: "stealing" vs "shared-queue""
+  std::vector<diff_metric> metrics;
+  std::vector<std::string> notes;
+  logical_check logical;
+  divergence first;
+  std::optional<double> tolerance;
+  bool over_tolerance() const;
+  /// 0: equivalent and within tolerance; 1: a logical difference, or over tolerance.
+  int exit_code() const;
+};
+
+/// Reads both traces once each (merged order) plus, for the event comparison, once more in
+/// lockstep. Throws trace_error on a damaged file.
+diff_report diff_traces(const trace_reader& a, const trace_reader& b, const diff_options& o);
+
+void print_diff(std::ostream& out, const diff_report& d);
+nlohmann::json diff_json(const diff_report& d);
+
+/// One event as one line: "1234567 ns  w1  run_begin  actor 17  msg 2:000123  other 0".
+std::string describe(const trace_event& e);
+
+}  // namespace twinsched::traces

@@ -1,0 +1,92 @@
+// Encoding and decoding one block of events: kind byte with presence bits, then zigzag/varint deltas.
+#include "event_codec.hpp"
+
+#include <string>
+
+#include "format.hpp"
+
+namespace twinsched::traces {
+namespace {
+
+/// Per-block delta state shared by the encoder and the decoder.
+struct codec_state {
+  std::uint64_t time = 0;
+  std::uint32_t actor = 0;
+  std::vector<std::uint64_t> last_seq;  // by sender (message >> 48)
+
+  std::uint64_t& seq_of(std::uint32_t sender) {
+    if (sender >= last_seq.size()) last_seq.resize(std::size_t(sender) + 1, 0);
+    return last_seq[sender];
+  }
+};
+
+}  // namespace
+
+void encode_events(std::span<const trace_event> events, byte_sink& out) {
+  if (events.empty()) return;
+  constexpr std::size_t max_event_bytes = 1 + 10 + 10 + 3 + 10 + 5;
+  codec_state st;
+  st.time = events.front().time_ns;
+  std::uint8_t* p = out.grow(events.size() * max_event_bytes);
+  for (const trace_event& e : events) {
+    std::uint8_t head = std::uint8_t(e.kind) & kind_mask;
+    const std::int64_t dt = std::int64_t(e.time_ns - st.time);
+    const std::int64_t da = std::int64_t(e.actor) - std::int64_t(st.actor);
+    if (dt != 0) head |= has_time;
+    if (da != 0) head |= has_actor;
+    if (e.message != 0) head |= has_message;
+    if (e.other != 0) head |= has_other;
+    *p++ = head;
+    if (dt != 0) p = put_varint(p, zigzag(dt));
+    if (da != 0) p = put_varint(p, zigzag(da));
+    if (e.message != 0) {
+      const std::uint32_t sender = std::uint32_t(e.message >> 48);
+      const std::uint64_t seq = e.message & seq_mask;
+      std::uint64_t& last = st.seq_of(sender);
+      p = put_varint(p, sender);
+      p = put_varint(p, zigzag(std::int64_t(seq - last)));
+      last = seq;
+    }
+    if (e.other != 0) p = put_varint(p, e.other);
+    st.time = e.time_ns;
+    st.actor = e.actor;
+  }
+  out.commit(p);
+}
+
+void decode_events(byte_source& in, std::uint32_t count, std::uint64_t first_time_ns, std::uint16_t lane,
+                   std::vector<trace_event>& out) {
+  codec_state st;
+  st.time = first_time_ns;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    const std::size_t at = in.pos();
+    if (in.done())
+      in.fail(at, "event " + std::to_string(i) + " of " + std::to_string(count) + ": expected an event, found the end of the payload");
+    const std::uint8_t head = in.u8();
+    const unsigned kind = head & kind_mask;
+    trace_event e;
+    e.kind = event_kind(kind);
+    e.worker = lane;
+    if (head & has_time) {
+      const std::int64_t dt = in.svarint();
+      if (dt < 0) in.fail(at, "event " + std::to_string(i) + ": time goes backwards by " + std::to_string(-dt) + " ns");
+      st.time += std::uint64_t(dt);
+    }
+    e.time_ns = st.time;
+    if (head & has_actor) st.actor = std::uint32_t(std::int64_t(st.actor) + in.svarint());
+    e.actor = st.actor;
+    if (head & has_message) {
+      const std::uint64_t sender = in.varint();
+      if (sender > 0xffff) in.fail(at, "event " + std::to_string(i) + ": message sender " + std::to_string(sender) + " out of range");
+      std::uint64_t& last = st.seq_of(std::uint32_t(sender));
+      last = (last + std::uint64_t(in.svarint())) & seq_mask;
+      e.message = (sender << 48) | last;
+    }
+    if (head & has_other) e.other = std::uint32_t(in.varint());
+    out.push_back(e);
+  }
+  if (!in.done())
+    in.fail(in.pos(), std::to_string(in.left()) + " bytes left after the block's " + std::to_string(count) + " events");
+}
+
+}  // namespace twinsched::traces

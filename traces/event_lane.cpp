@@ -1,0 +1,54 @@
+// The event lane's cold paths: allocation, the adaptive stamping interval, and moving to the next chunk.
+#include "event_lane.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
+namespace twinsched::traces {
+
+void event_lane::init(std::uint32_t chunk_events, std::uint32_t chunks, std::uint64_t stamp_interval_ticks) {
+  chunk_events_ = std::max<std::uint32_t>(chunk_events, 2);
+  chunks_ = std::max<std::uint32_t>(chunks, 2);
+  storage_.reset(new raw_event[std::size_t(chunk_events_) * chunks_]);  // trivial type: left untouched
+  begin_ = pos_ = storage_.get();
+  end_ = begin_ + chunk_events_;
+  stamp_at_ = begin_;  // the lane's first event is stamped
+  interval_ticks_ = std::max<std::uint64_t>(stamp_interval_ticks, 1);
+}
+
+std::uint64_t event_lane::stamp(raw_event* p, std::uint64_t t, event_kind k) {
+  ++stamps_;
+  const std::uint64_t index = chunk_no_ * chunk_events_ + std::uint64_t(p - begin_);
+  // Adapt only on stamps due by count: a forced one (park, unpark, ...) may follow idle time.
+  const bool by_count = p == stamp_at_ && !after_idle_;
+  after_idle_ = k == event_kind::idle;
+  if (by_count && stamped_once_ && index > last_index_ && t > last_ticks_) {
+    // Aim for one stamp per interval: k = interval / (ticks per event since the last stamp).
+    const std::uint64_t n = index - last_index_;
+    const std::uint64_t want = interval_ticks_ * n / (t - last_ticks_);
+    every_ = std::uint32_t(std::clamp<std::uint64_t>(want, 1, 256));
+  }
+  stamped_once_ = true;
+  last_ticks_ = t;
+  last_index_ = index;
+  // a chunk always ends with a stamp; the event after `idle` ends the spell exactly
+  stamp_at_ = std::min(k == event_kind::idle ? p + 1 : p + every_, end_ - 1);
+  return (t & raw_time_mask) | raw_stamped;
+}
+
+void event_lane::next_chunk() {
+  produced_.store(++chunk_no_, std::memory_order_release);  // P2; pairs with ready()'s acquire
+  if (chunk_no_ - consumed_.load(std::memory_order_acquire) >= chunks_) {  // P3; pairs with release()
+    ++stalls_;
+    for (unsigned spins = 0; chunk_no_ - consumed_.load(std::memory_order_acquire) >= chunks_; ++spins) {
+      if (spins < 64) std::this_thread::yield();
+      else std::this_thread::sleep_for(std::chrono::microseconds(20));
+    }
+  }
+  begin_ = pos_ = chunk(chunk_no_);
+  end_ = begin_ + chunk_events_;
+  stamp_at_ = std::min(begin_ + every_ - 1, end_ - 1);
+}
+
+}  // namespace twinsched::traces

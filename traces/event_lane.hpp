@@ -1,0 +1,140 @@
+// One worker's trace buffer: preallocated chunks filled with no lock and no allocation, handed to the writer when full.
+//
+// Overview
+//   A lane belongs to one producer (a worker thread, or the thread running the workload's
+//   start). It owns `chunks` preallocated chunks of `chunk_events` raw 24-byte events, used as
+//   a ring. The producer fills the current chunk with plain stores; when it is full, the
+//   producer publishes it and moves to the next free one. The recorder's writer thread
+//   encodes published chunks into blocks and hands them back. If the writer falls behind
+//   so far that no chunk is free, the producer waits (a "stall", counted in the footer):
+//   memory stays bounded and no event is dropped.
+//
+// Sparse clock reads (the real backend)
+//   Reading the TSC costs 10-30 ns, as much as a whole message turn of `forward`, so a lane
+//   reads its clock ("stamps") only for some events: always for rare, idle-related kinds
+//   (worker start/stop, idle, park, unpark, steal, donate, migrate, thread start/retire) and
+//   the event after an `idle` (so an idle spell's both ends are exact), for the lane's first
+//   event and each chunk's last, and otherwise every `k`-th event, where k
+//   adapts so that busy stretches get about one clock read per `stamp_interval` (1 us):
+//   k = stamp_interval / (time per event measured over the last interval). The writer gives
+//   the events between two stamps times interpolated linearly by position. So: times are
+//   exact at stamps; in between, the error is below the stamp interval; idle periods always
+//   start and end at exact times; the order within a lane is exact. The simulator passes
+//   exact times instead (push_exact).
+//
+// Protocol (producer P, writer W; `produced` and `consumed` count chunks)
+//   P1. write events into chunk produced % chunks
+//   P2. when full: produced.store(produced + 1, release)          -- pairs with W1's acquire
+//   P3. wait while produced - consumed.load(acquire) == chunks    -- pairs with W3's release
+//   W1. while consumed < produced.load(acquire): chunk consumed % chunks is complete
+//   W2. encode it (reads only)
+//   W3. consumed.store(consumed + 1, release)
+//   After the producer has stopped (its thread joined), the recorder reads the partial
+//   chunk [begin, pos) directly: the join orders its writes before that read.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+#include "models/trace_event.hpp"
+
+namespace twinsched::traces {
+
+/// An event as the hot path stores it. `word`: bits 0-55 time (ticks since the clock's base,
+/// or ns), bits 56-59 kind, bit 63 set if the time was read (stamped), else to interpolate.
+struct raw_event {
+  std::uint64_t word;
+  std::uint64_t message;
+  std::uint32_t actor;
+  std::uint32_t other;
+};
+static_assert(sizeof(raw_event) == 24);
+
+inline constexpr std::uint64_t raw_time_mask = (std::uint64_t(1) << 56) - 1;
+inline constexpr std::uint64_t raw_stamped = std::uint64_t(1) << 63;
+inline constexpr unsigned raw_kind_shift = 56;
+
+/// Kinds always stamped: rare, and where exact times matter (idle spells, decisions).
+inline constexpr std::uint32_t always_stamped =
+    1u << unsigned(event_kind::worker_start) | 1u << unsigned(event_kind::worker_stop) |
+    1u << unsigned(event_kind::park) | 1u << unsigned(event_kind::unpark) | 1u << unsigned(event_kind::steal) |
+    1u << unsigned(event_kind::donate) | 1u << unsigned(event_kind::migrate) |
+    1u << unsigned(event_kind::thread_start) | 1u << unsigned(event_kind::thread_retire) |
+    1u << unsigned(event_kind::idle);
+
+class alignas(64) event_lane {
+ public:
+  event_lane() = default;
+  event_lane(const event_lane&) = delete;
+  event_lane& operator=(const event_lane&) = delete;
+
+  /// Allocates the chunks (untouched memory: pages become resident as they fill).
+  void init(std::uint32_t chunk_events, std::uint32_t chunks, std::uint64_t stamp_interval_ticks);
+
+  /// Hot path, real backend: `read()` returns ticks since the clock's base; called only
+  /// for events that get stamped.
+  template <class Read>
+  [[gnu::always_inline]] void push_sampled(const trace_event& ev, Read&& read) {
+    raw_event* p = pos_;
+    std::uint64_t word = std::uint64_t(ev.kind) << raw_kind_shift;
+    if (p == stamp_at_ || ((always_stamped >> unsigned(ev.kind)) & 1u)) word |= stamp(p, read(), ev.kind);
+    p->word = word;
+    p->message = ev.message;
+    p->actor = ev.actor;
+    p->other = ev.other;
+    if (++pos_ == end_) next_chunk();
+  }
+
+  /// Hot path, simulated backend: `ev.time_ns` is exact.
+  void push_exact(const trace_event& ev) {
+    raw_event* p = pos_;
+    p->word = (ev.time_ns & raw_time_mask) | std::uint64_t(ev.kind) << raw_kind_shift | raw_stamped;
+    p->message = ev.message;
+    p->actor = ev.actor;
+    p->other = ev.other;
+    ++stamps_;
+    if (++pos_ == end_) next_chunk();
+  }
+
+  // ---- the writer's side ----
+
+  /// A published chunk not yet handed back, or nullptr (W1).
+  const raw_event* ready() const {
+    if (consumed_.load(std::memory_order_relaxed) == produced_.load(std::memory_order_acquire)) return nullptr;  // pairs with P2
+    return chunk(consumed_.load(std::memory_order_relaxed));
+  }
+  /// Hands the ready chunk back (W3).
+  void release() { consumed_.store(consumed_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }  // pairs with P3
+  std::uint32_t chunk_events() const { return chunk_events_; }
+
+  /// After the producer stopped: the events of the current, partial chunk.
+  const raw_event* partial_begin() const { return begin_; }
+  std::size_t partial_size() const { return std::size_t(pos_ - begin_); }
+
+  std::uint64_t stalls() const { return stalls_; }
+  std::uint64_t stamps() const { return stamps_; }
+
+ private:
+  std::uint64_t stamp(raw_event* p, std::uint64_t t, event_kind k);
+  void next_chunk();  // P2, P3: out of line, once per chunk
+  raw_event* chunk(std::uint64_t k) const { return storage_.get() + (k % chunks_) * chunk_events_; }
+
+  // producer-only, hot
+  raw_event* pos_ = nullptr;
+  raw_event* end_ = nullptr;
+  raw_event* stamp_at_ = nullptr;  // next event stamped by count
+  raw_event* begin_ = nullptr;
+  std::uint64_t chunk_no_ = 0;     // chunks completed (the producer's copy of produced_)
+  std::uint32_t every_ = 1;        // k: events per stamp in busy stretches
+  std::uint64_t last_ticks_ = 0, last_index_ = 0;
+  bool stamped_once_ = false, after_idle_ = false;
+  std::uint64_t interval_ticks_ = 1;
+  std::uint64_t stalls_ = 0, stamps_ = 0;
+  std::unique_ptr<raw_event[]> storage_;
+  std::uint32_t chunk_events_ = 0, chunks_ = 0;
+  // shared with the writer, each on its own line
+  alignas(64) std::atomic<std::uint64_t> produced_{0};
+  alignas(64) std::atomic<std::uint64_t> consumed_{0};
+};
+
+}  // namespace twinsched::traces

@@ -1,0 +1,143 @@
+// Encoding and decoding the trace footer; building it from a run_result.
+#include "footer.hpp"
+
+#include <algorithm>
+
+namespace twinsched::traces {
+
+std::uint64_t trace_footer::events() const {
+  std::uint64_t n = 0;
+  for (const auto& l : lanes) n += l.events;
+  return n;
+}
+
+std::uint64_t trace_footer::count(unsigned kind) const {
+  std::uint64_t n = 0;
+  for (const auto& l : lanes) n += l.by_kind[kind & 15];
+  return n;
+}
+
+trace_footer footer_from_result(const run_result& r) {
+  trace_footer f;
+  f.messages = r.messages;
+  f.expected_messages = r.expected_messages;
+  f.dead_letters = r.dead_letters;
+  f.leftover = r.leftover;
+  f.wall_ns = std::uint64_t(r.wall_s * 1e9 + 0.5);
+  f.checksum = r.checksum;
+  f.reference = r.reference;
+  f.workload_ok = r.workload_ok;
+  f.ok = r.ok();
+  f.detail = r.detail;
+  f.error_count = r.errors.size();
+  for (std::size_t i = 0; i < r.errors.size() && i < 10; ++i) f.errors.push_back(r.errors[i]);
+  f.per_worker = r.per_worker;
+  f.has_actors = !r.per_actor.empty();
+  f.actors = r.per_actor;
+  std::sort(f.actors.begin(), f.actors.end(), [](const actor_stats& a, const actor_stats& b) { return a.id < b.id; });
+  return f;
+}
+
+namespace {
+enum : std::uint8_t { flag_workload_ok = 1, flag_ok = 2, flag_has_actors = 4 };
+}
+
+void encode_footer(const trace_footer& f, byte_sink& out) {
+  out.varint(f.messages);
+  out.varint(f.expected_messages);
+  out.varint(f.dead_letters);
+  out.varint(f.leftover);
+  out.varint(f.wall_ns);
+  out.u64(f.checksum);
+  out.u64(f.reference);
+  out.u8(std::uint8_t((f.workload_ok ? flag_workload_ok : 0) | (f.ok ? flag_ok : 0) |
+                      (f.has_actors ? flag_has_actors : 0)));
+  out.str(f.detail);
+  out.varint(f.error_count);
+  out.varint(f.errors.size());
+  for (const auto& e : f.errors) out.str(e);
+  out.varint(f.per_worker.size());
+  for (const auto& w : f.per_worker) {
+    for (std::uint64_t v : {w.messages, w.turns, w.steals, w.parks, w.wakeups, w.donations, w.migrations, w.busy_ns,
+                            w.idle_ns})
+      out.varint(v);
+  }
+  out.varint(f.lanes.size());
+  for (const auto& l : f.lanes) {
+    out.u16(l.lane);
+    out.varint(l.events);
+    out.varint(l.clock_reads);
+    out.varint(l.stalls);
+    out.u64(l.event_hash);
+    out.varint(l.first_ns);
+    out.varint(l.last_ns - l.first_ns);
+    for (std::uint64_t c : l.by_kind) out.varint(c);
+  }
+  out.varint(f.actors.size());
+  std::uint32_t prev = 0;
+  for (const auto& a : f.actors) {
+    out.varint(a.id - prev);  // sorted by id
+    prev = a.id;
+    out.varint(a.group);
+    out.varint(a.delivered);
+    out.u64(a.digest);
+  }
+  out.str(f.clock_note);
+}
+
+trace_footer decode_footer(byte_source& in) {
+  trace_footer f;
+  f.messages = in.varint();
+  f.expected_messages = in.varint();
+  f.dead_letters = in.varint();
+  f.leftover = in.varint();
+  f.wall_ns = in.varint();
+  f.checksum = in.u64();
+  f.reference = in.u64();
+  std::uint8_t flags = in.u8();
+  f.workload_ok = flags & flag_workload_ok;
+  f.ok = flags & flag_ok;
+  f.has_actors = flags & flag_has_actors;
+  f.detail = in.str();
+  f.error_count = in.varint();
+  auto count = [&](const char* what, std::uint64_t max) {
+    const std::size_t at = in.pos();
+    std::uint64_t n = in.varint();
+    if (n > max || n > in.left()) in.fail(at, std::string("footer: implausible ") + what + " count " + std::to_string(n));
+    return std::size_t(n);
+  };
+  for (std::size_t n = count("error", 1000); n > 0; --n) f.errors.push_back(in.str());
+  for (std::size_t n = count("worker", 65535); n > 0; --n) {
+    worker_stats w;
+    for (std::uint64_t* v : {&w.messages, &w.turns, &w.steals, &w.parks, &w.wakeups, &w.donations, &w.migrations,
+                             &w.busy_ns, &w.idle_ns})
+      *v = in.varint();
+    f.per_worker.push_back(w);
+  }
+  for (std::size_t n = count("lane", 65536); n > 0; --n) {
+    lane_summary l;
+    l.lane = in.u16();
+    l.events = in.varint();
+    l.clock_reads = in.varint();
+    l.stalls = in.varint();
+    l.event_hash = in.u64();
+    l.first_ns = in.varint();
+    l.last_ns = l.first_ns + in.varint();
+    for (auto& c : l.by_kind) c = in.varint();
+    f.lanes.push_back(l);
+  }
+  std::uint32_t id = 0;
+  for (std::size_t n = count("actor", std::uint64_t(1) << 32); n > 0; --n) {
+    actor_stats a;
+    id += std::uint32_t(in.varint());
+    a.id = id;
+    a.group = std::uint32_t(in.varint());
+    a.delivered = in.varint();
+    a.digest = in.u64();
+    f.actors.push_back(a);
+  }
+  f.clock_note = in.str();
+  return f;
+}
+
+}  // namespace twinsched::traces

@@ -1,0 +1,48 @@
+// The trace footer: what the run measured, per lane, per worker and per actor, written once the run is over.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "byte_io.hpp"
+#include "models/run_result.hpp"
+
+namespace twinsched::traces {
+
+/// One lane's totals, kept by the recorder while it encodes.
+struct lane_summary {
+  std::uint16_t lane = 0;           ///< worker index, or outside_lane
+  std::uint64_t events = 0;
+  std::uint64_t clock_reads = 0;    ///< events stamped by a clock read; the others were interpolated
+  std::uint64_t stalls = 0;         ///< times the worker waited for a free buffer (recorder behind)
+  std::uint64_t event_hash = 0;     ///< sum of event_hash_term over the lane's events (checksum.hpp)
+  std::uint64_t first_ns = 0, last_ns = 0;
+  std::array<std::uint64_t, 16> by_kind{};
+};
+
+struct trace_footer {
+  std::uint64_t messages = 0, expected_messages = 0, dead_letters = 0, leftover = 0;
+  std::uint64_t wall_ns = 0;        ///< workers' start to quiescence (the run's makespan)
+  std::uint64_t checksum = 0, reference = 0;
+  bool workload_ok = true, ok = true;
+  std::string detail;
+  std::uint64_t error_count = 0;
+  std::vector<std::string> errors;  ///< the first few
+  std::vector<worker_stats> per_worker;
+  std::vector<lane_summary> lanes;  ///< every lane that recorded an event, by lane number
+  bool has_actors = false;          ///< per-actor deliveries were collected (tracing was on)
+  std::vector<actor_stats> actors;  ///< sorted by id
+  std::string clock_note;           ///< how time was measured (calibration, clock reads)
+
+  std::uint64_t events() const;
+  std::uint64_t count(unsigned kind) const;
+};
+
+/// The run's measurements (not lanes or clock_note, which the recorder adds).
+trace_footer footer_from_result(const run_result& r);
+
+void encode_footer(const trace_footer& f, byte_sink& out);
+trace_footer decode_footer(byte_source& in);
+
+}  // namespace twinsched::traces

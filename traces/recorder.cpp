@@ -1,0 +1,152 @@
+// The recorder's writer thread: drains full chunks, interpolates and converts times, writes blocks and the footer.
+#include "recorder.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+
+#include "format.hpp"
+
+namespace twinsched::traces {
+namespace {
+__extension__ typedef unsigned __int128 u128;  // ticks x 32.32 rate without overflow
+}
+
+recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, recorder_options o)
+    : discard_(o.discard), workers_(h.lanes), lanes_(std::make_unique<event_lane[]>(std::size_t(h.lanes) + 1)), clocks_(h.lanes + 1),
+      writer_(path, (h.clock = clock ? clock->name() : "simulated", h)), clock_(clock) {
+  const std::size_t lanes = std::size_t(workers_) + 1;
+  const std::size_t chunk_bytes = std::size_t(o.chunk_events) * sizeof(raw_event);
+  const std::uint32_t chunks = std::uint32_t(std::clamp<std::size_t>(o.memory_budget / (lanes * chunk_bytes), 4, 64));
+  const std::uint64_t interval = clock ? std::uint64_t(double(o.stamp_interval_ns) / clock->ns_per_tick()) : 1;
+  for (std::size_t i = 0; i < lanes; ++i) lanes_[i].init(o.chunk_events, chunks, interval);
+  thread_ = std::thread([this] { writer_loop(); });
+}
+
+recorder::~recorder() { stop_writer(); }
+
+void recorder::stop_writer() {
+  stop_.store(true, std::memory_order_release);
+  if (thread_.joinable()) thread_.join();
+}
+
+std::uint64_t recorder::stalls() const {
+  std::uint64_t n = 0;
+  for (unsigned i = 0; i <= workers_; ++i) n += lanes_[i].stalls();
+  return n;
+}
+
+void recorder::writer_loop() {
+  for (;;) {
+    const bool stopping = stop_.load(std::memory_order_acquire);
+    if (!drain_ready()) {
+      if (stopping) return;  // everything published before stop was seen has been drained
+      std::this_thread::sleep_for(std::chrono::microseconds(50));
+    }
+  }
+}
+
+bool recorder::drain_ready() {
+  bool any = false;
+  for (unsigned i = 0; i <= workers_; ++i) {
+    while (const raw_event* chunk = lanes_[i].ready()) {
+      if (!error_ && !discard_) {
+        try {
+          convert_and_write(i, chunk, lanes_[i].chunk_events());
+        } catch (...) {
+          error_ = std::current_exception();  // keep draining so producers never wait forever
+        }
+      }
+      lanes_[i].release();
+      any = true;
+    }
+  }
+  return any;
+}
+
+void recorder::convert_and_write(unsigned lane, const raw_event* p, std::size_t n) {
+  lane_clock& lc = clocks_[lane];
+  ticks_.resize(n);
+  scratch_.resize(n);
+  const std::uint16_t lane_id = lane < workers_ ? std::uint16_t(lane) : outside_lane;
+  // 1. times in ticks: stamps as read, the events between two stamps interpolated by position
+  //    (one division per stamp: a 32.32 fixed-point step, then multiply-adds)
+  std::uint64_t prev = lc.last_ticks;
+  std::size_t pending = 0;  // first index not yet given a time
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t w = p[i].word;
+    trace_event& e = scratch_[i];
+    e.kind = event_kind((w >> raw_kind_shift) & 0xf);
+    e.message = p[i].message;
+    e.actor = p[i].actor;
+    e.other = p[i].other;
+    e.worker = lane_id;
+    if (!(w & raw_stamped)) continue;
+    std::uint64_t t = w & raw_time_mask;
+    if (t > (raw_time_mask >> 1)) t = 0;  // read on a core whose clock lagged the base: negative
+    t = std::max(t, prev);
+    if (i > pending) {
+      const u128 step = (u128(t - prev) << 32) / (i - pending + 1);
+      u128 at = step;
+      for (std::size_t j = pending; j < i; ++j, at += step) ticks_[j] = prev + std::uint64_t(at >> 32);
+    }
+    ticks_[i] = t;
+    prev = t;
+    pending = i + 1;
+  }
+  for (std::size_t j = pending; j < n; ++j) ticks_[j] = prev;  // only a final partial chunk ends unstamped
+  lc.last_ticks = prev;
+  // 2. ticks -> ns (the rate refined first, as 32.32 fixed point), never below the lane's previous time
+  std::uint64_t mult = std::uint64_t(1) << 32;
+  if (clock_) {
+    clock_->refine();
+    mult = std::uint64_t(std::llround(clock_->ns_per_tick() * 4294967296.0));
+  }
+  std::uint64_t last = lc.last_ns;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t ns = std::uint64_t(u128(ticks_[i]) * mult >> 32);
+    last = std::max(last, ns);
+    scratch_[i].time_ns = last;
+  }
+  lc.last_ns = last;
+  writer_.write_events(lane_id, scratch_);
+  events_ += n;
+}
+
+void recorder::finish(const run_result& r) {
+  if (finished_) return;
+  finished_ = true;
+  stop_writer();  // the writer has drained every chunk published before it stopped
+  drain_ready();  // none left in principle; harmless
+  for (unsigned i = 0; i <= workers_; ++i) {
+    const event_lane& l = lanes_[i];
+    if (!error_ && !discard_ && l.partial_size() > 0) {
+      try {
+        convert_and_write(i, l.partial_begin(), l.partial_size());
+      } catch (...) {
+        error_ = std::current_exception();
+      }
+    }
+  }
+  if (error_) std::rethrow_exception(error_);
+  std::uint64_t reads = 0, stalls = 0;
+  for (unsigned i = 0; i <= workers_; ++i) {
+    const std::uint16_t id = i < workers_ ? std::uint16_t(i) : outside_lane;
+    if (lanes_[i].stamps() == 0 && lanes_[i].partial_size() == 0 && lanes_[i].stalls() == 0) continue;
+    lane_summary& t = writer_.tally(id);
+    t.clock_reads = lanes_[i].stamps();
+    t.stalls = lanes_[i].stalls();
+    reads += t.clock_reads;
+    stalls += t.stalls;
+  }
+  trace_footer f = footer_from_result(r);
+  char note[160];
+  std::snprintf(note, sizeof note, "; %llu of %llu events stamped by a clock read, the rest interpolated; %llu stalls",
+                static_cast<unsigned long long>(reads), static_cast<unsigned long long>(events_),
+                static_cast<unsigned long long>(stalls));
+  f.clock_note = clock_ ? clock_->note() + note : std::string("exact simulated times");
+  writer_.finish(std::move(f));
+}
+
+}  // namespace twinsched::traces

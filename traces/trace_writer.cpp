@@ -1,0 +1,107 @@
+// The trace file writer: block framing, checksums, lane totals, footer and trailer.
+#include "trace_writer.hpp"
+
+#include <array>
+#include <cerrno>
+#include <cstring>
+#include <stdexcept>
+
+#include "checksum.hpp"
+#include "event_codec.hpp"
+#include "format.hpp"
+
+namespace twinsched::traces {
+
+trace_writer::trace_writer(const std::string& path, const trace_header& h) : path_(path) {
+  f_ = std::fopen(path.c_str(), "wb");
+  if (!f_) throw std::runtime_error(path + ": cannot create trace file (" + std::strerror(errno) + ")");
+  std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
+  std::vector<std::uint8_t> head = encode_header(h);
+  put(head.data(), head.size());
+}
+
+trace_writer::~trace_writer() {
+  if (f_) std::fclose(f_);  // unfinished: no footer, so readers report the file as cut short
+}
+
+void trace_writer::put(const void* p, std::size_t n) {
+  if (n && std::fwrite(p, 1, n, f_) != n)
+    throw std::runtime_error(path_ + ": cannot write trace file (" + std::strerror(errno) + ")");
+  offset_ += n;
+}
+
+lane_summary& trace_writer::tally(std::uint16_t lane) {
+  auto [it, fresh] = lanes_.try_emplace(lane);
+  if (fresh) it->second.lane = lane;
+  return it->second;
+}
+
+void trace_writer::block(std::uint8_t type, std::uint16_t lane, std::uint32_t count, std::uint64_t first_time,
+                         std::uint64_t first_index, const byte_sink& payload) {
+  byte_sink h;
+  h.raw(block_marker.data(), block_marker.size());
+  h.u8(type);
+  h.u8(std::uint8_t(block_codec::varint));
+  h.u16(lane);
+  h.u32(count);
+  h.u32(std::uint32_t(payload.size()));
+  h.u64(first_time);
+  h.u64(first_index);
+  h.u32(crc32c(payload.bytes().data(), payload.size()));
+  h.u32(crc32c(h.bytes().data(), h.size()));
+  put(h.bytes().data(), h.size());
+  put(payload.bytes().data(), payload.size());
+}
+
+void trace_writer::write_events(std::uint16_t lane, std::span<const trace_event> events) {
+  while (events.size() > max_block_events) {  // keep blocks within what readers accept
+    write_events(lane, events.first(max_block_events));
+    events = events.subspan(max_block_events);
+  }
+  if (events.empty()) return;
+  lane_summary& t = tally(lane);
+  payload_.clear();
+  encode_events(events, payload_);
+  if (payload_.size() > max_block_length) {  // ~16 M events of 4+ bytes: split
+    const std::size_t half = events.size() / 2;
+    write_events(lane, events.first(half));
+    write_events(lane, events.subspan(half));
+    return;
+  }
+  if (t.events == 0) t.first_ns = events.front().time_ns;
+  block(std::uint8_t(block_type::events), lane, std::uint32_t(events.size()), events.front().time_ns, t.events,
+        payload_);
+  std::uint64_t h = t.event_hash, index = t.events;
+  std::array<std::uint64_t, 16> kinds{};
+  for (const trace_event& e : events) {
+    h += event_hash_term(e, index++);
+    ++kinds[unsigned(e.kind) & 15];
+  }
+  t.event_hash = h;
+  for (unsigned k = 0; k < 16; ++k) t.by_kind[k] += kinds[k];
+  t.events += events.size();
+  t.last_ns = events.back().time_ns;
+  ++event_blocks_;
+}
+
+void trace_writer::finish(trace_footer f) {
+  f.lanes.clear();
+  for (auto& [lane, t] : lanes_) f.lanes.push_back(t);
+  const std::uint64_t footer_at = offset_;
+  payload_.clear();
+  encode_footer(f, payload_);
+  block(std::uint8_t(block_type::footer), outside_lane, 0, 0, 0, payload_);
+  byte_sink tr;
+  tr.u64(footer_at);
+  tr.u64(event_blocks_);
+  tr.u32(crc32c(tr.bytes().data(), tr.size()));
+  tr.raw(trailer_magic.data(), trailer_magic.size());
+  put(tr.bytes().data(), tr.size());
+  const bool failed = std::fflush(f_) != 0;
+  const int err = errno;
+  std::fclose(f_);
+  f_ = nullptr;
+  if (failed) throw std::runtime_error(path_ + ": cannot write trace file (" + std::strerror(err) + ")");
+}
+
+}  // namespace twinsched::traces

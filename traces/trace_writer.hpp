@@ -1,0 +1,52 @@
+// Writes a trace file: the header, one checksummed block per call, then the footer and trailer.
+#pragma once
+#include <cstdint>
+#include <cstdio>
+#include <map>
+#include <span>
+#include <string>
+
+#include "byte_io.hpp"
+#include "footer.hpp"
+#include "header.hpp"
+#include "models/trace_event.hpp"
+
+namespace twinsched::traces {
+
+/// Not thread-safe: one thread writes (the recorder's writer thread, a test, a converter).
+/// Keeps every lane's totals and event hash, which finish() puts into the footer.
+class trace_writer {
+ public:
+  /// Creates (truncates) `path` and writes the header. Throws std::runtime_error on I/O errors.
+  trace_writer(const std::string& path, const trace_header& h);
+  ~trace_writer();
+  trace_writer(const trace_writer&) = delete;
+  trace_writer& operator=(const trace_writer&) = delete;
+
+  /// Appends one block with `events` of `lane` (a worker index or outside_lane), which
+  /// continue that lane: times never below the lane's previous event.
+  void write_events(std::uint16_t lane, std::span<const trace_event> events);
+
+  /// The running totals of `lane` (the recorder adds its clock reads and stalls).
+  lane_summary& tally(std::uint16_t lane);
+
+  /// Writes `f` (its `lanes` replaced by this writer's tallies), the trailer, and closes.
+  void finish(trace_footer f);
+
+  std::uint64_t bytes_written() const { return offset_; }
+  const std::string& path() const { return path_; }
+
+ private:
+  void put(const void* p, std::size_t n);
+  void block(std::uint8_t type, std::uint16_t lane, std::uint32_t count, std::uint64_t first_time,
+             std::uint64_t first_index, const byte_sink& payload);
+
+  std::string path_;
+  std::FILE* f_ = nullptr;
+  std::uint64_t offset_ = 0;
+  std::uint64_t event_blocks_ = 0;
+  std::map<std::uint16_t, lane_summary> lanes_;
+  byte_sink payload_;
+};
+
+}  // namespace twinsched::traces
