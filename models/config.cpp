@@ -2,11 +2,12 @@
 #include "config.hpp"
 
 #include <algorithm>
+#include <string>
 
 namespace twinsched {
 
 const std::vector<std::string>& policy_names() {
-  static const std::vector<std::string> v{"shared-queue", "stealing"};
+  static const std::vector<std::string> v{"shared-queue", "distribution", "sharing", "stealing", "donation", "adaptive"};
   return v;
 }
 const std::vector<std::string>& idle_names() {
@@ -44,7 +45,33 @@ void validate(const scenario& s) {
   if (c.idle.min_park_ns == 0 || c.idle.max_park_ns < c.idle.min_park_ns)
     throw config_error("idle: need 0 < min_park_ns <= max_park_ns");
   if (c.idle.sleep_ns == 0) throw config_error("idle: sleep_ns must be positive");
-  if (!find_workload(s.workload)) throw config_error("unknown workload '" + s.workload + "'");
+  const workload_info* w = find_workload(s.workload);
+  if (!w) throw config_error("unknown workload '" + s.workload + "'");
+
+  // Policy knobs: checked whatever the policy, so a typo'd scenario fails before it is reused.
+  if (c.donate_threshold == 0) throw config_error("donate_threshold must be at least 1");
+  if (c.overload_after == 0) throw config_error("overload_after must be at least 1");
+  if (c.retire_after_ns == 0) throw config_error("retire_after must be positive");
+  if (c.min_workers == 0) throw config_error("min_workers must be at least 1");
+  if (c.max_workers > 1024) throw config_error("max_workers must be at most 1024");
+  if (c.max_workers != 0 && c.min_workers > c.max_workers)
+    throw config_error("min_workers (" + std::to_string(c.min_workers) + ") must not exceed max_workers (" +
+                       std::to_string(c.max_workers) + ")");
+  if (c.policy == "adaptive") {
+    if (c.workers < c.min_workers)
+      throw config_error("adaptive: workers (" + std::to_string(c.workers) + ") must be at least min_workers (" +
+                         std::to_string(c.min_workers) + ")");
+    if (c.max_workers != 0 && c.workers > c.max_workers)
+      throw config_error("adaptive: workers (" + std::to_string(c.workers) + ") must not exceed max_workers (" +
+                         std::to_string(c.max_workers) + ")");
+  }
+  if (c.policy == "donation" && w->make) {
+    // Groups are declared by the built workload (they may depend on its parameters);
+    // building one only reads the parameters.
+    if (!w->make(with_defaults(*w, s.workload_params), s.seed)->has_groups())
+      throw config_error("donation needs a workload with a group of equal actors; '" + s.workload +
+                         "' declares none (try workload \"pool\")");
+  }
 }
 
 }  // namespace twinsched

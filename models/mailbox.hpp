@@ -25,8 +25,21 @@
 //   Why it is correct: the exchange in push step 2 totally orders all pushes, the links
 //   form that order, and the consumer walks the links once, so every message is popped
 //   exactly once and one sender's messages in send order.
+//
+// Taking messages out from the newest end (donation; consumer only)
+//   A producer writes exactly one link: `prev.next`, where prev was the tail when it
+//   exchanged. So once a node's `next` is non-null, no producer will ever write that link
+//   again, and no producer touches the node at all (it is not the tail, and the tail never
+//   returns to it before it is recycled). The consumer may therefore unlink any node whose
+//   `next` it has seen non-null, by re-linking its predecessor to its successor: only the
+//   consumer reads links before head_->next... tail_, and it is the one writing them.
+//   `take_newest` walks at most `scan` messages, never unlinks the last one it reached
+//   (it may be the tail, which producers link onto), and never touches head_ or tail_, so
+//   `mark`/`pushed_since` and the actor-state handshake are unaffected. Unlinked nodes are
+//   the caller's; their messages left this mailbox exactly once.
 #pragma once
 #include <atomic>  // std::memory_order only
+#include <cstddef>
 
 #include "envelope.hpp"
 
@@ -66,6 +79,47 @@ class mailbox {
   /// Consumer only: true if nothing pushed is left unpopped.
   bool empty() const {
     return head_->next.load(std::memory_order_acquire) == nullptr && tail_.load(std::memory_order_acquire) == head_;
+  }
+
+  /// Consumer only: messages poppable now, counting at most `limit`.
+  std::size_t backlog(std::size_t limit) const {
+    std::size_t n = 0;
+    for (node* p = head_->next.load(std::memory_order_acquire); p && n < limit;  // pairs with push step 3
+         p = p->next.load(std::memory_order_acquire))
+      ++n;
+    return n;
+  }
+
+  /// Consumer only: unlinks up to `want` messages for which `eligible(msg)` holds, newest
+  /// first, among the first `scan` (<= max_scan) messages, never the last one reached (see
+  /// the header). Writes them to `out` oldest first; returns how many.
+  static constexpr std::size_t max_scan = 256;
+  template <class Eligible>
+  std::size_t take_newest(std::size_t scan, std::size_t want, Eligible&& eligible, node** out) {
+    node* chain[max_scan + 1];
+    bool gone[max_scan + 1] = {};
+    if (scan > max_scan) scan = max_scan;
+    std::size_t k = 0;
+    chain[0] = head_;
+    for (node* p = head_->next.load(std::memory_order_acquire); p && k < scan;  // pairs with push step 3
+         p = p->next.load(std::memory_order_acquire))
+      chain[++k] = p;
+    std::size_t taken = 0;
+    for (std::size_t i = k; i-- > 1 && taken < want;)  // chain[k] stays
+      if (eligible(chain[i]->msg)) gone[i] = true, ++taken;
+    if (taken == 0) return 0;
+    node* prev = chain[0];
+    std::size_t o = 0;
+    for (std::size_t i = 1; i <= k; ++i) {
+      if (gone[i]) {
+        out[o++] = chain[i];
+        continue;
+      }
+      // release: a later consumer (after a hand-over of the actor) reads it with acquire
+      if (prev->next.load(std::memory_order_relaxed) != chain[i]) prev->next.store(chain[i], std::memory_order_release);
+      prev = chain[i];
+    }
+    return taken;
   }
 
   /// Consumer only: the current dummy, to pass to `pushed_since` after giving the actor up.

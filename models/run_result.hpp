@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace twinsched {
@@ -33,7 +34,13 @@ struct run_result {
   std::uint64_t dead_letters = 0;
   std::uint64_t leftover = 0;          ///< non-empty mailboxes + queued actors at the end (must be 0)
   double wall_s = 0;                   ///< from workers' start to quiescence
-  std::vector<worker_stats> per_worker;
+  std::vector<worker_stats> per_worker;  ///< one per worker slot (adaptive: up to max_workers)
+  /// Running worker threads over time: (seconds since the workers started, count), one
+  /// point at the start and one per thread start or retirement.
+  std::vector<std::pair<double, unsigned>> thread_timeline;
+  unsigned peak_workers = 0;           ///< most threads running at once
+  unsigned final_workers = 0;          ///< threads running when the run ended
+  double scale_up_s = 0;               ///< from the first thread start to reaching the peak (0: never grew)
   std::uint64_t checksum = 0, reference = 0;
   std::string detail;                  ///< the workload's own result line, if any
   std::vector<std::string> errors;     ///< behavior exceptions, with the actor's name

@@ -7,8 +7,8 @@
 //
 // Quiescence (how a run knows it is over)
 //   Every worker counts messages it sent and processed (worker.hpp); the injector counts
-//   what it sent. A worker that finds no work enters idle and increments `idle_`; the one
-//   that makes it equal to the worker count checks:
+//   what it sent. A worker that finds no work enters idle and increments the idle count
+//   (`counts_`, below); the one that makes it equal to the running worker count checks:
 //     1. read every worker's `processed`, summing to Pr (acquire loads)
 //     2. then read every `sent` and the injector's, summing to S
 //     3. quiescent iff Pr == S
@@ -19,12 +19,39 @@
 //   (parking.hpp's wake_all; a worker about to park re-checks `done_` after announcing).
 //   If the check fails, some message is queued; the worker that runs it will go idle
 //   again afterwards and repeat the check, so the last idle worker always checks.
+//
+// A changing number of workers (policies that declare `dynamic_workers`: adaptive)
+//   The worker objects for every slot (Pol::slots, up to max_workers) exist from the start;
+//   only `workers` threads start with the run. `counts_` packs the number of running
+//   workers (high 32 bits) and of idle ones (low 32 bits) into one word, so that "every
+//   running worker is idle" is read in one atomic step:
+//     enter idle:  counts_ += 1            -> check quiescence if idle == running
+//     leave idle:  counts_ -= 1
+//     start:       counts_ += 1 << 32      -- only by a worker that is not idle (it is
+//                                             running a turn), so idle < running before
+//                                             and after: no check is due
+//     retire:      counts_ -= (1 << 32) + 1 -- only by an idle worker, after the policy took
+//                                             every queued actor off it (policy.hpp);
+//                                             -> check quiescence if idle == running
+//   Why the last idle worker still checks: every transition that can make idle equal to
+//   running (enter idle, retire) is followed by the check, made by the worker that made
+//   it; a start never can. The counters the check sums cover every slot ever started, and
+//   a retired worker's counters are final. A retiring worker holds no message: the ones
+//   queued for it were moved (by the policy) before it retires, and until they are moved
+//   they are counted sent and not processed, so the check fails rather than end the run.
+//   Starting threads: `plat.start_worker` is called under `start_mutex_` (the platform's
+//   list of threads is not concurrent), and the thread that called run() waits on a parker
+//   until `done_` before it calls `join_workers`, so no start can race the join: a start
+//   happens inside a turn, which ends before its worker goes idle, which precedes done_.
+//   A slot is reused only after its previous thread stored `slot_busy_ = 0` as its very
+//   last touch of the worker object (release; the reserving CAS acquires it).
 #pragma once
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "actor.hpp"
@@ -46,23 +73,45 @@ class scheduler {
  public:
   using cell = actor_cell<P>;
 
+  /// Policies that start and retire workers during the run declare `dynamic_workers`.
+  static constexpr bool dynamic = requires { requires Pol::dynamic_workers; };
+
+  /// Worker slots: Pol::slots(c) for policies that grow (adaptive), else c.workers.
+  static unsigned slot_count(const scheduler_config& c) {
+    if constexpr (requires { { Pol::slots(c) } -> std::convertible_to<unsigned>; }) return Pol::slots(c);
+    else return c.workers;
+  }
+
   scheduler(P& plat, const scheduler_config& c, std::uint64_t seed, trace_level level = trace_level::off)
-      : plat_(plat), cfg_(c), park_(c.workers), policy_(park_, c, seed), level_(level), injector_(*this) {
-    for (unsigned i = 0; i < c.workers; ++i) workers_.push_back(std::make_unique<worker<P, Pol>>(*this, i));
+      : plat_(plat), cfg_(c), park_(slot_count(c)), policy_(park_, c, seed), level_(level), injector_(*this),
+        slot_busy_(std::make_unique<typename P::template atomic<std::uint32_t>[]>(slot_count(c))) {
+    for (unsigned i = 0; i < slot_count(c); ++i) {
+      workers_.push_back(std::make_unique<worker<P, Pol>>(*this, i));
+      // the first `workers` slots are taken before any thread runs: a worker that starts
+      // another one must not pick a slot the run() loop has yet to launch
+      slot_busy_[i].store(i < c.workers ? 1 : 0, std::memory_order_relaxed);
+    }
     if constexpr (requires { policy_.set_tracer(tracer_); }) policy_.set_tracer(tracer_);
   }
 
   /// Runs `w` to quiescence. Call once.
   run_result run(workload& w) {
     w.start(injector_);
-    std::uint64_t t0 = plat_.now_ns();
-    for (auto& wk : workers_) {
-      auto* raw = wk.get();
-      plat_.start_worker(int(raw->index()), [raw] { raw->loop(); });
+    t0_ = plat_.now_ns();
+    counts_.store(std::uint64_t(cfg_.workers) << 32, std::memory_order_relaxed);
+    timeline_.emplace_back(0.0, cfg_.workers);
+    if constexpr (dynamic) {
+      lock_guard g(start_mutex_);  // a worker may start another one before this loop ends
+      for (unsigned i = 0; i < cfg_.workers; ++i) launch(i);
+    } else {
+      for (unsigned i = 0; i < cfg_.workers; ++i) launch(i);
+    }
+    if constexpr (dynamic) {
+      while (!done()) finished_.park();  // unparked by finish(); spurious returns re-check
     }
     plat_.join_workers();
     std::uint64_t t1 = plat_.now_ns();
-    return collect(w, double(t1 - t0) * 1e-9);
+    return collect(w, double(t1 - t0_) * 1e-9);
   }
 
   // ---- used by workers and policies ----
@@ -82,13 +131,44 @@ class scheduler {
 
   /// A worker found no work: true if it was the last and the system is quiescent (run over).
   bool enter_idle() {
-    if (idle_.fetch_add(1, std::memory_order_acq_rel) + 1 != workers_.size()) return false;
+    std::uint64_t v = counts_.fetch_add(1, std::memory_order_acq_rel) + 1;
+    if (std::uint32_t(v) != std::uint32_t(v >> 32)) return false;
     if (!quiescent()) return false;
-    done_.store(true, std::memory_order_release);
-    park_.wake_all();
+    finish();
     return true;
   }
-  void leave_idle() { idle_.fetch_sub(1, std::memory_order_acq_rel); }
+  void leave_idle() { counts_.fetch_sub(1, std::memory_order_acq_rel); }
+
+  // ---- starting and retiring workers (dynamic policies only; see the essay) ----
+
+  /// Reserves a slot with no thread: its index, or -1 if every slot has one.
+  int reserve_slot() {
+    for (unsigned i = 0; i < workers_.size(); ++i) {
+      std::uint32_t expected = 0;
+      // acquire pairs with the release store a finished thread makes in launch()
+      if (slot_busy_[i].compare_exchange_strong(expected, 1, std::memory_order_acquire, std::memory_order_relaxed))
+        return int(i);
+    }
+    return -1;
+  }
+  /// Starts a thread on reserved slot `i`. Called by a worker that is not idle.
+  void start_reserved(unsigned i) {
+    static_assert(dynamic, "only policies that declare dynamic_workers start workers");
+    std::uint64_t v = counts_.fetch_add(std::uint64_t(1) << 32, std::memory_order_acq_rel) + (std::uint64_t(1) << 32);
+    record(unsigned(v >> 32));
+    lock_guard g(start_mutex_);
+    launch(i);
+  }
+  /// The calling worker (idle, its queue already emptied by the policy) leaves the run.
+  void retire_worker() {
+    constexpr std::uint64_t one_both = (std::uint64_t(1) << 32) + 1;
+    std::uint64_t v = counts_.fetch_sub(one_both, std::memory_order_acq_rel) - one_both;
+    record(unsigned(v >> 32));
+    if (std::uint32_t(v) == std::uint32_t(v >> 32) && !done() && quiescent()) finish();
+  }
+  /// Running workers now (exact when no start or retire is in flight).
+  unsigned running_workers() const { return unsigned(counts_.load(std::memory_order_acquire) >> 32); }
+  std::uint64_t since_start_ns() const { return plat_.now_ns() - t0_; }
 
   /// Creates an actor owned by `owner` (a worker's list, or the injector's).
   /// `dummy` becomes the new mailbox's first envelope (mailbox.hpp).
@@ -145,6 +225,27 @@ class scheduler {
     arena<cell> actors_;
   };
 
+  void launch(unsigned i) {  // slot i is taken (constructor, or reserve_slot)
+    auto* raw = workers_[i].get();
+    auto* busy = &slot_busy_[i];
+    plat_.start_worker(int(i), [raw, busy] {
+      raw->loop();
+      busy->store(0, std::memory_order_release);  // last touch of the slot; pairs with reserve_slot
+    });
+  }
+
+  void finish() {
+    done_.store(true, std::memory_order_release);
+    park_.wake_all();
+    if constexpr (dynamic) finished_.unpark();
+  }
+
+  void record(unsigned running) {
+    double t = double(plat_.now_ns() - t0_) * 1e-9;
+    lock_guard g(timeline_mutex_);
+    timeline_.emplace_back(t, running);
+  }
+
   bool quiescent() const {
     std::uint64_t processed = 0, sent = injector_.sent_;
     for (auto& w : workers_) processed += w->processed();  // step 1
@@ -168,6 +269,7 @@ class scheduler {
     for (unsigned i = 0; i < workers_.size(); ++i) {
       worker_stats st = workers_[i]->stats();
       st.wakeups = park_.wakeups_by(i);
+      if constexpr (requires { policy_.add_stats(i, st); }) policy_.add_stats(i, st);
       r.messages += st.messages;
       r.dead_letters += workers_[i]->dead_letters();
       r.per_worker.push_back(st);
@@ -183,7 +285,22 @@ class scheduler {
     r.detail = w.detail();
     r.workload_ok = w.result_ok();
     r.errors = errors_;
+    r.thread_timeline = timeline_;
+    for (auto& [t, n] : timeline_) {
+      if (n > r.peak_workers) {
+        r.peak_workers = n;
+        r.scale_up_s = timeline_.size() > 1 && n > timeline_.front().second ? t - first_growth() : 0;
+      }
+    }
+    r.final_workers = timeline_.back().second;
     return r;
+  }
+
+  /// Seconds from the run's start to the first time the thread count grew.
+  double first_growth() const {
+    for (std::size_t k = 1; k < timeline_.size(); ++k)
+      if (timeline_[k].second > timeline_[k - 1].second) return timeline_[k].first;
+    return 0;
   }
 
   P& plat_;
@@ -196,10 +313,16 @@ class scheduler {
   std::vector<std::unique_ptr<worker<P, Pol>>> workers_;
   injector injector_;
   typename P::template atomic<std::uint32_t> next_id_{1};
-  alignas(64) typename P::template atomic<std::uint32_t> idle_{0};
+  std::unique_ptr<typename P::template atomic<std::uint32_t>[]> slot_busy_;  // 1 while a thread owns the slot
+  std::uint64_t t0_ = 0;
+  alignas(64) typename P::template atomic<std::uint64_t> counts_{0};  // running << 32 | idle
   typename P::template atomic<bool> done_{false};
   typename P::mutex errors_mutex_;
   std::vector<std::string> errors_;
+  typename P::mutex start_mutex_;     // serializes plat_.start_worker (dynamic policies)
+  typename P::parker finished_;       // the run() caller waits here for done_ (dynamic policies)
+  typename P::mutex timeline_mutex_;
+  std::vector<std::pair<double, unsigned>> timeline_;  // (seconds since start, running workers)
 };
 
 }  // namespace twinsched

@@ -11,7 +11,15 @@
 //   2. if a: run a's turn (up to `burst` messages), go to 1
 //   3. else enter idle once per idle spell (scheduler.hpp checks quiescence there), then
 //      follow the idle strategy: retry, spin, yield, or park through parking.hpp, and go to 1
-//   4. leave when the scheduler says the run is done.
+//   4. leave when the scheduler says the run is done, or, for policies that retire idle
+//      workers (adaptive), when the policy's `try_retire` says so after the worker has
+//      been idle: the policy has then taken every queued actor off this worker, and the
+//      worker's last act is `scheduler::retire_worker` (scheduler.hpp's counting argument).
+//
+// Policy hooks (optional, compiled in only when the policy declares them; policy.hpp):
+// `after_message(worker&, cell&)` after each message, `on_idle(worker&)` each time the
+// worker finds no work, `try_retire(worker&)` while idle, `park_limit_ns(w)` to bound parks
+// (a worker that may retire must wake up to notice it has been idle long enough).
 //
 // A turn (the actor's state machine is in actor.hpp)
 //   - pop a message, process it, recycle its envelope, count it; stop after `burst`
@@ -23,6 +31,8 @@
 // fact they count (a message is counted sent before it is pushed, processed after its
 // handler's own sends), which is what the scheduler's quiescence check relies on.
 #pragma once
+#include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -59,7 +69,7 @@ class worker final : public context {
   void loop() {
     s_.trace(event_kind::worker_start, index_, 0, 0, 0);
     std::uint64_t mark = s_.plat().now_ns();
-    bool idle = false;
+    bool idle = false, retired = false;
     unsigned round = 0;
     for (;;) {
       if (cell* a = s_.policy().pop(index_, stats_)) {
@@ -72,7 +82,7 @@ class worker final : public context {
         run_turn(*a);
         continue;
       }
-      if constexpr (requires(Pol& p) { p.on_idle(index_); }) s_.policy().on_idle(index_);
+      if constexpr (requires(Pol& p) { p.on_idle(*this); }) s_.policy().on_idle(*this);
       if (!idle) {
         idle = true;
         mark = account(stats_.busy_ns, mark);
@@ -80,10 +90,17 @@ class worker final : public context {
         if (s_.enter_idle()) break;
       }
       if (s_.done()) break;
+      if constexpr (requires(Pol& p) { { p.try_retire(*this) } -> std::same_as<bool>; }) {
+        if (s_.policy().try_retire(*this)) {
+          retired = true;
+          break;
+        }
+      }
       idle_step(round++);
     }
     account(idle ? stats_.idle_ns : stats_.busy_ns, mark);
     s_.trace(event_kind::worker_stop, index_, 0, 0, 0);
+    if (retired) s_.retire_worker();  // last: it may end the run
   }
 
   // ---- context: what behaviors call while this worker runs them ----
@@ -109,6 +126,16 @@ class worker final : public context {
       if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, to.id(), e->id, 0);
       s_.policy().push(int(index_), to, push_reason::sent);
     }
+  }
+
+  // ---- used by policies' hooks (donation, sharing, adaptive) ----
+
+  P& plat() { return s_.plat(); }
+  sched_t& sched() { return s_; }
+  worker_stats& counters() { return stats_; }
+  /// Records a scheduling decision (donate, migrate, thread start/retire) when tracing.
+  void note(event_kind k, std::uint32_t actor, std::uint64_t msg, std::uint32_t other) {
+    if (s_.tracing(trace_level::decisions)) s_.trace(k, index_, actor, msg, other);
   }
 
   void become(std::unique_ptr<behavior> b) override { become_ = std::move(b); }
@@ -154,7 +181,7 @@ class worker final : public context {
       }
       pool_.put(spent);
       process(a, *e);
-      if constexpr (requires(Pol& p) { p.after_message(index_, a); }) s_.policy().after_message(index_, a);
+      if constexpr (requires(Pol& p) { p.after_message(*this, a); }) s_.policy().after_message(*this, a);
       if (n + 1 == burst_) drained = a.box().empty();
     }
     current_ = nullptr;
@@ -211,8 +238,14 @@ class worker final : public context {
     }
     ++stats_.parks;
     if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::park, index_, 0, 0, 0);
-    if (d.what == idle_decision::park) park.park(index_);
-    else park.park_for(index_, d.ns);
+    std::uint64_t limit = 0;  // 0: no bound
+    if constexpr (requires(Pol& p) { p.park_limit_ns(index_); }) limit = s_.policy().park_limit_ns(index_);
+    if (d.what == idle_decision::park) {
+      if (limit) park.park_for(index_, limit);
+      else park.park(index_);
+    } else {
+      park.park_for(index_, limit ? std::min(d.ns, limit) : d.ns);
+    }
     park.cancel(index_);  // step 4
     if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::unpark, index_, 0, 0, 0);
   }

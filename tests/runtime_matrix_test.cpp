@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <vector>
 
 #include "runtime/run_threads.hpp"
 
@@ -15,11 +16,49 @@ scenario small(const std::string& workload) {
   if (workload == "forward") s.workload_params = {{"actors", std::int64_t(64)}, {"tokens", std::int64_t(16)}, {"hops", std::int64_t(300)}};
   if (workload == "pingpong") s.workload_params = {{"pairs", std::int64_t(3)}, {"bounces", std::int64_t(2000)}};
   if (workload == "pi") s.workload_params = {{"jobs", std::int64_t(24)}, {"terms", std::int64_t(20000)}, {"workers", std::int64_t(4)}};
+  if (workload == "pool")
+    s.workload_params = {{"members", std::int64_t(8)}, {"bursts", std::int64_t(3)}, {"burst_size", std::int64_t(64)},
+                         {"cost_ns", std::int64_t(1000)}};
+  if (workload == "skewed")
+    s.workload_params = {{"actors", std::int64_t(50)}, {"messages", std::int64_t(2000)}, {"cost_ns", std::int64_t(0)}};
+  if (workload == "fanout-idle")
+    s.workload_params = {{"actors", std::int64_t(2000)}, {"producers", std::int64_t(3)}, {"messages", std::int64_t(3000)},
+                         {"batch", std::int64_t(16)}};
+  if (workload == "burst")
+    s.workload_params = {{"actors", std::int64_t(8)}, {"burst_msgs", std::int64_t(400)}, {"cost_ns", std::int64_t(2000)},
+                         {"idle_msgs", std::int64_t(100)}, {"idle_cost_ns", std::int64_t(0)}};
   s.sched.checks = true;  // the guard: an actor never runs on two workers at once
   s.sched.idle.min_park_ns = 1000;
   s.sched.idle.max_park_ns = 50'000;
   s.sched.idle.sleep_ns = 20'000;
   return s;
+}
+
+/// The policy's knobs set so that its special paths run often in a small test.
+void exercise(scenario& s) {
+  if (s.sched.policy == "adaptive") {
+    s.sched.min_workers = 1;
+    s.sched.max_workers = s.sched.workers + 1;  // room to start one more thread
+    s.sched.overload_after = 50;                // scale up (or rebalance) often
+    s.sched.retire_after_ns = 100'000;          // and retire quickly
+  }
+}
+
+/// Donation needs a group of equals, which only `pool` declares; it runs there, under every
+/// idle strategy like the others.
+std::vector<std::string> workloads_for(const std::string& policy) {
+  if (policy == "donation") return {"pool"};
+  return {"forward", "pingpong", "pi", "pool"};
+}
+
+void check_run(const scenario& s) {
+  run_result r = run_on_threads(s);
+  CHECK(r.messages == r.expected_messages);
+  CHECK(r.checksum == r.reference);
+  CHECK(r.leftover == 0);
+  CHECK(r.errors.empty());
+  CHECK(r.workload_ok);
+  CHECK(r.ok());
 }
 }  // namespace
 
@@ -27,7 +66,7 @@ TEST_CASE("every policy x idle strategy x workload processes each message exactl
           doctest::test_suite("concurrency") * doctest::timeout(240)) {
   for (const auto& policy : policy_names())
     for (const auto& idle : idle_names())
-      for (std::string wl : {"forward", "pingpong", "pi"})
+      for (const std::string& wl : workloads_for(policy))
         for (std::uint32_t workers : {1u, 2u, 3u})
           for (std::uint32_t burst : {1u, 16u}) {
             scenario s = small(wl);
@@ -35,23 +74,39 @@ TEST_CASE("every policy x idle strategy x workload processes each message exactl
             s.sched.idle.strategy = idle;
             s.sched.workers = workers;
             s.sched.burst = burst;
-            if (policy == "stealing") {
+            if (policy == "stealing" || policy == "donation") {
               s.sched.fifo = burst == 1;  // both owner orders
               s.sched.steal = workers == 3 ? "half" : "one";
             }
+            exercise(s);
             CAPTURE(policy);
             CAPTURE(idle);
             CAPTURE(wl);
             CAPTURE(workers);
             CAPTURE(burst);
-            run_result r = run_on_threads(s);
-            CHECK(r.messages == r.expected_messages);
-            CHECK(r.checksum == r.reference);
-            CHECK(r.leftover == 0);
-            CHECK(r.errors.empty());
-            CHECK(r.workload_ok);
-            CHECK(r.ok());
+            check_run(s);
           }
+}
+
+TEST_CASE("every policy runs the skewed, fanout-idle and burst workloads to their sequential checksum" *
+          doctest::test_suite("concurrency") * doctest::timeout(240)) {
+  for (const auto& policy : policy_names()) {
+    if (policy == "donation") continue;  // no group of equals in these: rejected (policies_test.cpp)
+    for (const auto& idle : idle_names())
+      for (std::string wl : {"skewed", "fanout-idle", "burst"})
+        for (std::uint32_t workers : {1u, 2u, 3u}) {
+          scenario s = small(wl);
+          s.sched.policy = policy;
+          s.sched.idle.strategy = idle;
+          s.sched.workers = workers;
+          exercise(s);
+          CAPTURE(policy);
+          CAPTURE(idle);
+          CAPTURE(wl);
+          CAPTURE(workers);
+          check_run(s);
+        }
+  }
 }
 
 TEST_CASE("stealing moves work to the idle worker on a spread-out workload" * doctest::test_suite("concurrency") *

@@ -3,7 +3,11 @@
 #include <string>
 
 #include "../config.hpp"
+#include "adaptive.hpp"
+#include "distribution.hpp"
+#include "donation.hpp"
 #include "shared_queue.hpp"
+#include "sharing.hpp"
 #include "stealing.hpp"
 
 namespace twinsched {
@@ -12,7 +16,11 @@ namespace twinsched {
 template <class P, class F>
 decltype(auto) with_policy(const std::string& name, F&& f) {
   if (name == shared_queue_policy<P>::name) return f.template operator()<shared_queue_policy<P>>();
+  if (name == distribution_policy<P>::name) return f.template operator()<distribution_policy<P>>();
+  if (name == sharing_policy<P>::name) return f.template operator()<sharing_policy<P>>();
   if (name == stealing_policy<P>::name) return f.template operator()<stealing_policy<P>>();
+  if (name == donation_policy<P>::name) return f.template operator()<donation_policy<P>>();
+  if (name == adaptive_policy<P>::name) return f.template operator()<adaptive_policy<P>>();
   throw config_error("unknown policy '" + name + "'");
 }
 

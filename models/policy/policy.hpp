@@ -13,12 +13,25 @@
 //                                                       pop by w could succeed now
 //   std::size_t queued() const                       -- actors still queued (quiescent: 0)
 //
-// Optional hooks, called only if the policy declares them (donation, sharing, adaptive):
-//   void after_message(unsigned w, actor_cell<P>&)   -- after each message
-//   void on_idle(unsigned w)                         -- when w found no work
+// Optional hooks, called only if the policy declares them (donation, sharing, adaptive).
+// `W` is the calling worker (worker.hpp): index(), counters(), note(), plat(), sched().
+//   void after_message(W&, actor_cell<P>&)           -- after each message, by its owner
+//   void on_idle(W&)                                 -- each time the worker found no work
+//   bool try_retire(W&)                              -- while idle: true makes the worker
+//                                                       leave the run; the policy must first
+//                                                       move everything queued for it elsewhere
+//   std::uint64_t park_limit_ns(unsigned w)          -- bound on any park (0: none)
+//   void add_stats(unsigned w, worker_stats&) const  -- policy-side counters, at collection
+//   static unsigned slots(const scheduler_config&)   -- worker slots if more than `workers`
+//   static constexpr bool dynamic_workers = true     -- the policy starts and retires workers
+//                                                       (scheduler.hpp: start_reserved,
+//                                                       retire_worker)
 //   void set_tracer(const tracer<P>&)                -- for decisions made inside pop/push
 //                                                       (stealing: steal); emit only when
 //                                                       tracer.on(trace_level::decisions)
+//
+// Wake-ups: a push to another worker's queue must wake it with the strict `wake`/`wake_one`
+// (parking.hpp), never the hint: the pusher will not run that work itself.
 #pragma once
 #include <cstdint>
 

@@ -62,6 +62,13 @@ class stealing_policy {
     park_.wake_one_hint(from);
   }
 
+  /// Onto worker `from`'s deque (never the LIFO slot), waking a sleeper for sure: for an
+  /// actor the pusher wants started elsewhere at once (donation's recipients).
+  void push_and_wake(unsigned from, actor_cell<P>& a) {
+    locals_[from]->deque.push(&a);
+    park_.wake_one(int(from));
+  }
+
   actor_cell<P>* pop(unsigned w, worker_stats& st) {
     local& me = *locals_[w];
     if (actor_cell<P>* a = me.slot) {

@@ -6,4 +6,8 @@ namespace twinsched {
 workload_info forward_workload();
 workload_info pingpong_workload();
 workload_info pi_workload();
+workload_info skewed_workload();
+workload_info fanout_idle_workload();
+workload_info pool_workload();
+workload_info burst_workload();
 }  // namespace twinsched

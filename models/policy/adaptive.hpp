@@ -1,0 +1,302 @@
+// Policy `adaptive`: actors bound to dispatcher threads; an overloaded thread starts another and migrates its largest backlogs to it; idle threads retire.
+//
+// Overview
+//   Like `distribution`, each actor has a home dispatcher and waits in that dispatcher's
+//   queue; it stays put unless moved. The number of dispatcher threads changes with the
+//   load, between `min_workers` and `max_workers` (0: `workers`), starting from `workers`:
+//   - Overload: a thread whose loop has not gone idle for `overload_after` messages takes
+//     its pending actors out of its queue, measures their mailboxes, and, below the
+//     maximum, starts a new thread (through the platform: scheduler::start_reserved) and
+//     moves to it the actors with the largest mailboxes for as long as the new thread's
+//     queued total stays below its own. At the maximum it does the same towards the
+//     least-loaded running thread instead, if that one has less than half its load (else
+//     two loaded threads would trade actors back and forth). Nothing to move (one actor
+//     holds all the work): no thread is started. Mailboxes are measured with a bounded
+//     walk (walk_budget), so a rebalance costs O(1) per message processed.
+//   - Retirement: a thread that has been idle for `retire_after` (and is not among the
+//     last `min_workers`) redirects its actors to the least-loaded running thread and
+//     leaves the run (scheduler::retire_worker).
+//
+// Forwarding: `home` and `fwd_`
+//   Actors a thread holds (taken from its queue) get their new `home` written directly, by
+//   the holder, as in sharing.hpp. Idle actors homed on a retiring thread cannot be
+//   touched (anyone may claim them at any moment), so homes go through a forwarding table:
+//   an actor is queued at fwd_[home]. Invariant: fwd_[i] == i for every running slot i,
+//   and fwd_[i] is a running (or just retiring) slot for every other i. A retiring slot R:
+//     1. under scale_mutex_, redirects every fwd_ entry that names R to the target T
+//        (release stores; a pusher's acquire load pairs with them)
+//     2. closes its queue and takes what is in it (dispatcher_queue: close_and_take)
+//     3. re-homes those actors to T and pushes them there, waking T
+//   A pusher that read fwd_ before step 1 and reaches R's queue after step 2 is refused
+//   under R's queue lock, which also makes step 1 visible to it: it reads fwd_ again and
+//   finds T (or, if T retired meanwhile, T's own target). A message that reaches the old
+//   dispatcher is thereby forwarded. A restarted slot S reopens its queue before
+//   fwd_[S] = S is published.
+//
+// Quiescence with a changing thread count is argued in scheduler.hpp; this policy keeps
+// its side of it: retirement happens only in `try_retire` (the worker is idle), and only
+// after step 3, so a retiring worker leaves no actor queued behind it; a new thread is
+// started by a worker in the middle of a turn.
+//
+// Wake-ups: a push onto another dispatcher's queue wakes it with the strict `wake`; onto
+// the pusher's own queue, nobody (no one else may run it). Idle workers park at most
+// `retire_after` at a time (park_limit_ns), so that a parked thread notices it may retire.
+// Per-sender order: actors move whole, with their mailboxes, so it is kept.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "../config.hpp"
+#include "../parking.hpp"
+#include "../run_result.hpp"
+#include "../trace_event.hpp"
+#include "dispatcher_queue.hpp"
+#include "policy.hpp"
+
+namespace twinsched {
+
+template <class P>
+class adaptive_policy {
+ public:
+  static constexpr const char* name = "adaptive";
+  static constexpr bool dynamic_workers = true;
+  static constexpr std::size_t backlog_cap = 1024;  // mailboxes are measured up to this...
+  static constexpr std::size_t walk_budget = 2;      // ...and all of them together up to this
+                                                     // many nodes per message since the last
+                                                     // rebalance (walking a mailbox is a chain
+                                                     // of cache misses)
+
+  static unsigned slots(const scheduler_config& c) { return std::max(c.workers, c.max_workers); }
+
+  adaptive_policy(parking<P>& park, const scheduler_config& c, std::uint64_t /*seed*/)
+      : park_(park), n_(slots(c)), initial_(c.workers), min_(c.min_workers), overload_after_(c.overload_after),
+        retire_after_(c.retire_after_ns), fwd_(std::make_unique<typename P::template atomic<std::uint32_t>[]>(n_)) {
+    for (unsigned i = 0; i < n_; ++i) {
+      slots_.push_back(std::make_unique<slot>());
+      fwd_[i].store(i, std::memory_order_relaxed);  // published by starting the threads
+      slots_[i]->on = i < initial_;
+      if (!slots_[i]->on) slots_[i]->q.close_and_take();
+    }
+    active_ = initial_;
+    active_count_.store(initial_, std::memory_order_relaxed);
+  }
+
+  /// Round robin over the initial threads when spawned from outside; the spawner's own
+  /// thread otherwise. Relaxed: a counter that orders nothing.
+  void on_spawn(actor_cell<P>& a, int by) {
+    a.home = by >= 0 ? unsigned(by) : next_.fetch_add(1, std::memory_order_relaxed) % initial_;
+  }
+
+  void push(int from, actor_cell<P>& a, push_reason) { send_home(from, a); }
+
+  actor_cell<P>* pop(unsigned w, worker_stats&) {
+    slot& me = *slots_[w];
+    actor_cell<P>* a = me.q.pop();
+    if (a) me.idle_since = 0;
+    return a;
+  }
+
+  bool has_work(unsigned w) const { return slots_[w]->q.size() != 0; }
+  std::size_t queued() const {
+    std::size_t n = 0;
+    for (auto& s : slots_) n += s->q.size();
+    return n;
+  }
+  std::uint64_t park_limit_ns(unsigned) const { return retire_after_; }
+
+  template <class W>
+  void after_message(W& wk, actor_cell<P>& a) {
+    slot& me = *slots_[wk.index()];
+    if (++me.since_idle < overload_after_) return;
+    me.since_idle = 0;
+    rebalance(wk, a);
+  }
+
+  template <class W>
+  void on_idle(W& wk) {
+    slot& me = *slots_[wk.index()];
+    me.since_idle = 0;
+    if (me.idle_since == 0) me.idle_since = wk.plat().now_ns() + 1;
+  }
+
+  template <class W>
+  bool try_retire(W& wk) {
+    unsigned w = wk.index();
+    slot& me = *slots_[w];
+    if (me.idle_since == 0 || wk.plat().now_ns() + 1 - me.idle_since < retire_after_) return false;
+    // relaxed: a hint read without the lock; the decision is re-taken under it
+    if (active_count_.load(std::memory_order_relaxed) <= min_) return false;
+    actor_cell<P>* left;
+    unsigned t;
+    {
+      lock_guard g(scale_mutex_);
+      if (active_ <= min_ || me.q.size() != 0) return false;
+      t = least_loaded(w);
+      for (unsigned i = 0; i < n_; ++i)  // step 1
+        if (fwd_[i].load(std::memory_order_relaxed) == w) fwd_[i].store(t, std::memory_order_release);
+      me.on = false;
+      active_count_.store(--active_, std::memory_order_relaxed);
+      left = me.q.close_and_take();  // step 2
+    }
+    while (left) {  // step 3
+      actor_cell<P>* x = left;
+      left = x->next_runnable;
+      x->home = t;
+      ++wk.counters().migrations;
+      wk.note(event_kind::migrate, x->id(), 0, t);
+      send_home(int(w), *x);
+    }
+    me.idle_since = 0;
+    wk.note(event_kind::thread_retire, 0, 0, t);
+    return true;
+  }
+
+ private:
+  struct held_actor {
+    std::size_t backlog;
+    actor_cell<P>* a;
+    bool moving;
+  };
+
+  struct alignas(64) slot {
+    dispatcher_queue<P> q;
+    bool on = false;                   // a thread runs (or is about to run) this slot; under scale_mutex_
+    std::uint32_t since_idle = 0;      // owner only: messages since the loop last went idle
+    std::uint64_t idle_since = 0;      // owner only: now_ns + 1 when the idle spell began, 0 if busy
+    std::vector<held_actor> held;      // owner only: scratch for rebalance
+  };
+
+  /// Queues `a` at its home's current dispatcher (header: forwarding) and wakes it.
+  void send_home(int from, actor_cell<P>& a) {
+    for (;;) {
+      unsigned d = fwd_[a.home].load(std::memory_order_acquire);  // pairs with try_retire's / rebalance's release
+      if (slots_[d]->q.push_if_open(a)) {
+        if (int(d) != from) park_.wake(d, from);
+        return;
+      }
+      // refused: d retired after we read fwd_; its redirect is visible now (header)
+    }
+  }
+
+  /// The running slot other than `except` with the fewest queued actors. Under scale_mutex_.
+  unsigned least_loaded(unsigned except) const {
+    unsigned best = except;
+    std::size_t best_load = ~std::size_t(0);
+    for (unsigned i = 0; i < n_; ++i) {
+      if (i == except || !slots_[i]->on) continue;
+      std::size_t l = slots_[i]->q.size();
+      if (l < best_load) best = i, best_load = l;
+    }
+    return best;
+  }
+
+  /// Marks, largest backlog first, the actors to move so that the target's queued total
+  /// (starting at `target_total`) stays below ours. Returns how many.
+  static std::size_t plan(std::vector<held_actor>& held, std::size_t own_total, std::size_t target_total) {
+    std::vector<held_actor*> order;
+    for (auto& h : held) order.push_back(&h);
+    std::stable_sort(order.begin(), order.end(), [](auto* x, auto* y) { return x->backlog > y->backlog; });
+    std::size_t moves = 0;
+    for (auto* h : order) {
+      h->moving = target_total + h->backlog < own_total - h->backlog;
+      if (!h->moving) continue;
+      target_total += h->backlog;
+      own_total -= h->backlog;
+      ++moves;
+    }
+    return moves;
+  }
+
+  template <class W>
+  void rebalance(W& wk, actor_cell<P>& running) {
+    unsigned w = wk.index();
+    slot& me = *slots_[w];
+    if (n_ == 1) return;           // no other thread can exist
+    std::size_t queued = me.q.size();
+    if (queued == 0) return;       // nothing queued to move: another thread would idle
+    auto& held = me.held;
+    held.clear();
+    // Each mailbox is measured up to `cap`, so that one rebalance walks about
+    // walk_budget * overload_after nodes however many actors are queued; past `cap`,
+    // backlogs look alike and the plan balances actor counts instead.
+    std::size_t cap = std::clamp<std::size_t>(walk_budget * overload_after_ / (queued + 1), 1, backlog_cap);
+    std::size_t own_total = running.box().backlog(cap);  // we are its consumer
+    for (actor_cell<P>* x = me.q.take_all(); x; x = x->next_runnable) {
+      // we hold every actor taken from our queue, so we may read its mailbox (actor.hpp)
+      held.push_back({x->box().backlog(cap), x, false});
+      own_total += held.back().backlog;
+    }
+    if (plan(held, own_total, 0) == 0) return keep_all(w, held);
+
+    int target = -1;
+    bool started = false;
+    {
+      lock_guard g(scale_mutex_);
+      if (active_ < n_) {
+        int s = wk.sched().reserve_slot();
+        if (s >= 0) {
+          slot& ns = *slots_[unsigned(s)];
+          ns.q.reopen();  // before fwd_[s] = s is published (header)
+          ns.on = true;
+          ns.idle_since = 0;
+          ns.since_idle = 0;
+          fwd_[unsigned(s)].store(unsigned(s), std::memory_order_release);  // pairs with send_home's acquire
+          active_count_.store(++active_, std::memory_order_relaxed);
+          target = s;
+          started = true;
+        }
+      }
+      if (!started) {
+        unsigned t = least_loaded(w);
+        if (t != w) target = int(t);
+      }
+    }
+    if (target < 0) return keep_all(w, held);
+    if (!started) {
+      // the target's backlog, estimated from its queued actors at our average per actor;
+      // rebalance only on a 2:1 imbalance, or two loaded threads trade actors back and forth
+      std::size_t est = slots_[unsigned(target)]->q.size() * std::max<std::size_t>(1, own_total / held.size());
+      if (2 * est >= own_total || plan(held, own_total, est) == 0) return keep_all(w, held);
+    }
+    for (auto& h : held) {
+      if (!h.moving) continue;
+      h.a->home = unsigned(target);  // before it moves: we hold it
+      ++wk.counters().migrations;
+      wk.note(event_kind::migrate, h.a->id(), 0, unsigned(target));
+      send_home(int(w), *h.a);
+    }
+    put_back(w, held);
+    if (started) {
+      wk.note(event_kind::thread_start, 0, 0, unsigned(target));
+      wk.sched().start_reserved(unsigned(target));
+    }
+  }
+
+  /// Nothing moves after all: every actor goes back, whatever `plan` marked.
+  void keep_all(unsigned w, std::vector<held_actor>& held) {
+    for (auto& h : held) h.moving = false;
+    put_back(w, held);
+  }
+
+  /// The actors we keep go back onto our own queue, in their original order.
+  void put_back(unsigned w, std::vector<held_actor>& held) {
+    for (auto& h : held)
+      if (!h.moving) slots_[w]->q.push(*h.a);
+    held.clear();
+  }
+
+  parking<P>& park_;
+  unsigned n_, initial_, min_;
+  std::uint32_t overload_after_;
+  std::uint64_t retire_after_;
+  std::unique_ptr<typename P::template atomic<std::uint32_t>[]> fwd_;
+  std::vector<std::unique_ptr<slot>> slots_;
+  typename P::template atomic<std::uint32_t> next_{0};
+  typename P::mutex scale_mutex_;
+  unsigned active_ = 0;  // under scale_mutex_
+  alignas(64) typename P::template atomic<std::uint32_t> active_count_{0};  // mirror of active_, read as a hint
+};
+
+}  // namespace twinsched

@@ -1,0 +1,117 @@
+// Workload `fanout-idle`: a few producers wake many mostly idle actors with sparse messages, one message per wake-up.
+#include <vector>
+
+#include "../rng.hpp"
+#include "builtins.hpp"
+
+namespace twinsched {
+namespace {
+
+inline std::uint64_t delivery_value(std::uint64_t state, std::uint32_t receiver) {
+  return splitmix64(state ^ (std::uint64_t(receiver) << 40));
+}
+
+struct fanout_setup {
+  std::vector<actor_ref> targets;
+  std::uint64_t batch = 0, cost_ns = 0;
+};
+
+class sleeper final : public behavior {
+ public:
+  sleeper(const fanout_setup& s, std::uint32_t index) : s_(s), index_(index) {}
+  void receive(context& ctx, const message& m) override {
+    acc_ += delivery_value(m.a, index_);
+    if (s_.cost_ns) ctx.burn_ns(s_.cost_ns);
+  }
+  std::uint64_t acc() const { return acc_; }
+
+ private:
+  const fanout_setup& s_;
+  std::uint32_t index_;
+  std::uint64_t acc_ = 0;
+};
+
+/// Sends its messages `batch` at a time, then a message to itself to send the next batch,
+/// so producers interleave with the work they cause. Its PRNG state travels with it, so
+/// the targets are a pure function of the seed.
+class producer final : public behavior {
+ public:
+  producer(const fanout_setup& s, std::uint64_t state, std::uint64_t count) : s_(s), state_(state), left_(count) {}
+  void receive(context& ctx, const message&) override {
+    for (std::uint64_t k = 0; k < s_.batch && left_ > 0; ++k, --left_) {
+      state_ = minstd_next(state_);
+      ctx.send(s_.targets[state_ % s_.targets.size()], message{state_});
+    }
+    if (left_ > 0) ctx.send(ctx.self(), message{});
+  }
+
+ private:
+  const fanout_setup& s_;
+  std::uint64_t state_, left_;
+};
+
+class fanout_idle final : public workload {
+ public:
+  fanout_idle(const workload_params& p, std::uint64_t seed)
+      : actors_(std::uint32_t(p.integer("actors"))), producers_(std::uint32_t(p.integer("producers"))),
+        messages_(std::uint64_t(p.integer("messages"))), seed_(seed) {
+    s_.batch = std::uint64_t(p.integer("batch"));
+    s_.cost_ns = std::uint64_t(p.integer("cost_ns"));
+  }
+
+  void start(context& ctx) override {
+    for (std::uint32_t i = 0; i < actors_; ++i) {
+      auto b = std::make_unique<sleeper>(s_, i);
+      sleepers_.push_back(b.get());
+      s_.targets.push_back(ctx.spawn(std::move(b)));
+    }
+    for (std::uint32_t p = 0; p < producers_; ++p)
+      ctx.send(ctx.spawn(std::make_unique<producer>(s_, first_state(p), share(p)), {.name = "producer"}), message{});
+  }
+
+  std::uint64_t checksum() const override {
+    std::uint64_t s = 0;
+    for (auto* b : sleepers_) s += b->acc();
+    return s;
+  }
+  std::uint64_t reference_checksum() const override {
+    std::uint64_t s = 0;
+    for (std::uint32_t p = 0; p < producers_; ++p) {
+      std::uint64_t st = first_state(p);
+      for (std::uint64_t k = 0; k < share(p); ++k) {
+        st = minstd_next(st);
+        s += delivery_value(st, std::uint32_t(st % actors_));
+      }
+    }
+    return s;
+  }
+  std::uint64_t expected_messages() const override {
+    std::uint64_t n = messages_;
+    for (std::uint32_t p = 0; p < producers_; ++p) n += share(p) == 0 ? 1 : (share(p) + s_.batch - 1) / s_.batch;
+    return n;
+  }
+
+ private:
+  std::uint64_t first_state(std::uint32_t p) const { return minstd_seed(seed_ * 7919 + p); }
+  std::uint64_t share(std::uint32_t p) const { return messages_ / producers_ + (p < messages_ % producers_ ? 1 : 0); }
+
+  std::uint32_t actors_, producers_;
+  std::uint64_t messages_, seed_;
+  fanout_setup s_;
+  std::vector<sleeper*> sleepers_;
+};
+
+}  // namespace
+
+workload_info fanout_idle_workload() {
+  return {"fanout-idle",
+          "a few producers send sparse messages to many idle actors: every message wakes an actor",
+          {{"actors", std::int64_t(100000), "mostly idle actors"},
+           {"producers", std::int64_t(4), "producer actors"},
+           {"messages", std::int64_t(400000), "messages the producers send in all"},
+           {"batch", std::int64_t(64), "messages a producer sends per turn before rescheduling itself"},
+           {"cost_ns", std::int64_t(0), "CPU work per message received, in nanoseconds", 0}},
+          [](const workload_params& p, std::uint64_t seed) { return std::make_unique<fanout_idle>(p, seed); }};
+}
+
+}  // namespace twinsched

@@ -1,0 +1,312 @@
+// The four balancing policies do what they are for: configuration checks, donation, sharing's hand-offs, adaptive scaling.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/behavior.hpp"
+#include "runtime/run_threads.hpp"
+
+using namespace twinsched;
+
+namespace {
+
+scenario base(const std::string& workload, const std::string& policy) {
+  scenario s;
+  s.name = "policies-" + workload;
+  s.workload = workload;
+  s.sched.policy = policy;
+  s.sched.checks = true;
+  return s;
+}
+
+/// validate()'s message, or "(accepted)".
+std::string rejection(const scenario& s) {
+  try {
+    validate(s);
+  } catch (const config_error& e) {
+    return e.what();
+  }
+  return "(accepted)";
+}
+
+std::uint64_t total(const run_result& r, std::uint64_t worker_stats::*field) {
+  std::uint64_t n = 0;
+  for (const auto& w : r.per_worker) n += w.*field;
+  return n;
+}
+
+}  // namespace
+
+// ---- bad configurations: config_error, which the CLI reports with exit code 2 -----------
+
+TEST_CASE("donation on a workload without a group of equals is rejected") {
+  const std::string e = rejection(base("forward", "donation"));
+  CHECK(e.find("donation needs a workload with a group of equal actors") != std::string::npos);
+  CHECK(e.find("forward") != std::string::npos);
+}
+
+TEST_CASE("donation on pool, which declares a group of equals, is accepted") {
+  CHECK(rejection(base("pool", "donation")) == "(accepted)");
+}
+
+TEST_CASE("min_workers above max_workers is rejected") {
+  scenario s = base("burst", "adaptive");
+  s.sched.min_workers = 4;
+  s.sched.max_workers = 2;
+  CHECK(rejection(s).find("min_workers (4) must not exceed max_workers (2)") != std::string::npos);
+}
+
+TEST_CASE("a zero donate_threshold is rejected") {
+  scenario s = base("pool", "donation");
+  s.sched.donate_threshold = 0;
+  CHECK(rejection(s).find("donate_threshold must be at least 1") != std::string::npos);
+}
+
+TEST_CASE("a zero overload_after is rejected") {
+  scenario s = base("burst", "adaptive");
+  s.sched.overload_after = 0;
+  CHECK(rejection(s).find("overload_after must be at least 1") != std::string::npos);
+}
+
+TEST_CASE("a zero retire_after is rejected") {
+  scenario s = base("burst", "adaptive");
+  s.sched.retire_after_ns = 0;
+  CHECK(rejection(s).find("retire_after must be positive") != std::string::npos);
+}
+
+TEST_CASE("zero min_workers is rejected") {
+  scenario s = base("burst", "adaptive");
+  s.sched.min_workers = 0;
+  CHECK(rejection(s).find("min_workers must be at least 1") != std::string::npos);
+}
+
+TEST_CASE("adaptive starting with fewer workers than min_workers is rejected") {
+  scenario s = base("burst", "adaptive");
+  s.sched.workers = 1;
+  s.sched.min_workers = 2;
+  s.sched.max_workers = 4;
+  CHECK(rejection(s).find("adaptive: workers (1) must be at least min_workers (2)") != std::string::npos);
+}
+
+TEST_CASE("adaptive starting with more workers than max_workers is rejected") {
+  scenario s = base("burst", "adaptive");
+  s.sched.workers = 3;
+  s.sched.max_workers = 2;
+  CHECK(rejection(s).find("adaptive: workers (3) must not exceed max_workers (2)") != std::string::npos);
+}
+
+TEST_CASE("a max_workers above 1024 is rejected") {
+  scenario s = base("burst", "adaptive");
+  s.sched.max_workers = 5000;
+  CHECK(rejection(s).find("max_workers must be at most 1024") != std::string::npos);
+}
+
+TEST_CASE("run_on_threads refuses a scenario the checks reject") {
+  CHECK_THROWS_AS(run_on_threads(base("forward", "donation")), config_error);
+}
+
+TEST_CASE("every policy is listed by name and accepted") {
+  for (const char* p : {"shared-queue", "distribution", "sharing", "stealing", "donation", "adaptive"}) {
+    CAPTURE(p);
+    CHECK(std::find(policy_names().begin(), policy_names().end(), p) != policy_names().end());
+    CHECK(rejection(base("pool", p)) == "(accepted)");
+  }
+}
+
+// ---- donation ------------------------------------------------------------------------------
+
+TEST_CASE("donation drains the slow member's backlog on idle equals in pool" * doctest::test_suite("concurrency") *
+          doctest::timeout(60)) {
+  scenario s = base("pool", "donation");
+  s.workload_params = {{"bursts", std::int64_t(4)}, {"burst_size", std::int64_t(400)}, {"cost_ns", std::int64_t(2000)}};
+  for (std::uint32_t workers : {1u, 2u}) {
+    CAPTURE(workers);
+    s.sched.workers = workers;
+    run_result r = run_on_threads(s);
+    CHECK(r.ok());
+    CHECK(total(r, &worker_stats::donations) > 0);
+  }
+}
+
+namespace {
+/// A group of `members` equals; every message goes to member 0 (the others start idle).
+/// Members count the messages that reached them flagged as donated.
+struct flood_workload final : workload {
+  static constexpr std::uint32_t members = 4;
+  static constexpr std::uint64_t messages = 3000;
+  /// Per member, written only by the member (one worker at a time); read after the run.
+  /// Kept here, not in the behaviors, which die with the run.
+  struct tally {
+    std::uint64_t got = 0, donated = 0, acc = 0;
+  };
+  struct member final : behavior {
+    tally* t;
+    explicit member(tally* x) : t(x) {}
+    void receive(context& ctx, const message& m) override {
+      ++t->got;
+      if (m.flags & message_donated) ++t->donated;
+      t->acc += m.a * 2654435761u;
+      ctx.burn_ns(2000);
+    }
+  };
+  std::vector<tally> tallies = std::vector<tally>(members);
+  void start(context& ctx) override {
+    std::vector<actor_ref> refs;
+    for (std::uint32_t i = 0; i < members; ++i) refs.push_back(ctx.spawn(std::make_unique<member>(&tallies[i]), {.group = 7}));
+    for (std::uint64_t j = 0; j < messages; ++j) ctx.send(refs[0], message{j});
+  }
+  std::uint64_t checksum() const override {
+    std::uint64_t s = 0;
+    for (auto& t : tallies) s += t.acc;
+    return s;
+  }
+  std::uint64_t reference_checksum() const override {
+    std::uint64_t s = 0;
+    for (std::uint64_t j = 0; j < messages; ++j) s += j * 2654435761u;
+    return s;
+  }
+  std::uint64_t expected_messages() const override { return messages; }
+  bool has_groups() const override { return true; }
+  std::uint64_t flagged() const {
+    std::uint64_t n = 0;
+    for (auto& t : tallies) n += t.donated;
+    return n;
+  }
+};
+}  // namespace
+
+TEST_CASE("a donated message is never donated again" * doctest::test_suite("concurrency") * doctest::timeout(60)) {
+  // Recipients of member 0's backlog become backlogged themselves, with donated messages
+  // only: if those were donated on, one message would count as two donations but arrive,
+  // flagged, once.
+  scheduler_config c;
+  c.policy = "donation";
+  c.checks = true;
+  for (std::uint32_t workers : {1u, 2u, 3u}) {
+    CAPTURE(workers);
+    c.workers = workers;
+    flood_workload w;
+    run_result r = run_on_threads(c, w);
+    CHECK(r.ok());
+    CHECK(w.flagged() > 0);
+    CHECK(total(r, &worker_stats::donations) == w.flagged());
+    CHECK(w.tallies[0].got < flood_workload::messages);  // member 0 did not process them all
+  }
+}
+
+TEST_CASE("donation leaves actors outside groups alone" * doctest::test_suite("concurrency") * doctest::timeout(60)) {
+  // skewed has no groups; built and run directly (validate() would refuse the scenario)
+  const workload_info& info = *find_workload("skewed");
+  auto w = info.make(with_defaults(info, {{"actors", std::int64_t(50)}, {"messages", std::int64_t(3000)},
+                                          {"cost_ns", std::int64_t(500)}}),
+                     1);
+  scheduler_config c;
+  c.policy = "donation";
+  c.workers = 2;
+  c.checks = true;
+  run_result r = run_on_threads(c, *w, 1);
+  CHECK(r.ok());
+  CHECK(total(r, &worker_stats::donations) == 0);
+}
+
+// ---- sharing -------------------------------------------------------------------------------
+
+TEST_CASE("sharing hands pending actors to a hungry dispatcher; distribution never moves one" *
+          doctest::test_suite("concurrency") * doctest::timeout(60)) {
+  // skewed: every tenth actor is hot, and round robin over two dispatchers puts all of them
+  // on dispatcher 0; dispatcher 1 runs out of work early and goes hungry.
+  scenario s = base("skewed", "sharing");
+  s.workload_params = {{"actors", std::int64_t(200)}, {"messages", std::int64_t(20000)}, {"cost_ns", std::int64_t(2000)}};
+  s.sched.workers = 2;
+  s.sched.idle.strategy = "park";
+  run_result shared = run_on_threads(s);
+  REQUIRE(shared.ok());
+  CHECK(total(shared, &worker_stats::migrations) > 0);
+  // dispatcher 1 owns only cold actors (about 5% of the messages) until it is fed
+  CHECK(shared.per_worker[1].messages > shared.messages / 5);
+
+  s.sched.policy = "distribution";
+  run_result dist = run_on_threads(s);
+  REQUIRE(dist.ok());
+  CHECK(total(dist, &worker_stats::migrations) == 0);
+  CHECK(dist.per_worker[0].messages > dist.messages * 9 / 10);
+}
+
+// ---- adaptive ------------------------------------------------------------------------------
+
+namespace {
+scenario burst_scenario(std::uint32_t workers, std::uint32_t min_w, std::uint32_t max_w) {
+  scenario s = base("burst", "adaptive");
+  s.workload_params = {{"actors", std::int64_t(32)},      {"burst_msgs", std::int64_t(8000)},
+                       {"cost_ns", std::int64_t(5000)},   {"idle_msgs", std::int64_t(6000)},
+                       {"idle_cost_ns", std::int64_t(2000)}};
+  s.sched.workers = workers;
+  s.sched.min_workers = min_w;
+  s.sched.max_workers = max_w;
+  s.sched.overload_after = 200;
+  s.sched.retire_after_ns = 500'000;
+  s.sched.idle.strategy = "park";
+  return s;
+}
+}  // namespace
+
+TEST_CASE("adaptive starts threads during a burst and retires them after it" * doctest::test_suite("concurrency") *
+          doctest::timeout(60)) {
+  run_result r = run_on_threads(burst_scenario(1, 1, 3));
+  REQUIRE(r.ok());
+  INFO("peak ", r.peak_workers, ", final ", r.final_workers, ", scale-up ", r.scale_up_s, " s");
+  MESSAGE("adaptive on burst: peak ", r.peak_workers, ", final ", r.final_workers, ", scale-up ", r.scale_up_s,
+          " s, timeline points ", r.thread_timeline.size(), ", wall ", r.wall_s, " s");
+  CHECK(r.peak_workers >= 2);
+  CHECK(r.peak_workers <= 3);
+  CHECK(r.final_workers < r.peak_workers);
+  CHECK(r.scale_up_s >= 0);
+  REQUIRE(r.thread_timeline.size() >= 3);  // start, at least one thread start, one retirement
+  CHECK(r.thread_timeline.front().second == 1);
+  CHECK(total(r, &worker_stats::migrations) > 0);
+  for (std::size_t k = 1; k < r.thread_timeline.size(); ++k) CHECK(r.thread_timeline[k].first >= r.thread_timeline[k - 1].first);
+  // the light phase after the burst lasts about 12 ms of work; idle threads retire after 0.5 ms
+  WARN(r.final_workers == 1);
+}
+
+TEST_CASE("adaptive never runs fewer than min_workers nor more than max_workers threads" *
+          doctest::test_suite("concurrency") * doctest::timeout(60)) {
+  run_result r = run_on_threads(burst_scenario(2, 2, 3));
+  REQUIRE(r.ok());
+  for (auto& [t, n] : r.thread_timeline) {
+    CHECK(n >= 2);
+    CHECK(n <= 3);
+  }
+  CHECK(r.final_workers >= 2);
+}
+
+TEST_CASE("adaptive at max_workers rebalances to the least-loaded thread instead of starting one" *
+          doctest::test_suite("concurrency") * doctest::timeout(60)) {
+  // Actors are spread round robin over the two initial threads and the burst overloads
+  // both; at max_workers = 2 an overloaded thread moves actors to the other instead of
+  // starting a third, so the count never moves, and the work still completes.
+  run_result r = run_on_threads(burst_scenario(2, 2, 2));
+  REQUIRE(r.ok());
+  CHECK(r.peak_workers == 2);
+  CHECK(r.final_workers == 2);
+  CHECK(r.thread_timeline.size() == 1);
+}
+
+TEST_CASE("policies that never change their thread count report a flat timeline" * doctest::test_suite("concurrency") *
+          doctest::timeout(60)) {
+  for (const char* p : {"shared-queue", "distribution", "sharing", "stealing"}) {
+    CAPTURE(p);
+    scenario s = burst_scenario(2, 1, 0);
+    s.sched.policy = p;
+    s.workload_params["burst_msgs"] = std::int64_t(400);
+    s.workload_params["idle_msgs"] = std::int64_t(100);
+    run_result r = run_on_threads(s);
+    CHECK(r.ok());
+    CHECK(r.peak_workers == 2);
+    CHECK(r.final_workers == 2);
+    CHECK(r.scale_up_s == 0);
+  }
+}
