@@ -106,7 +106,7 @@ class alignas(64) actor_cell final : public actor {
   void set_stopped() { stopped_ = true; }
   void count_processed() { ++processed_; }
   void note_delivery(const message& m) {
-    digest_ += splitmix64(m.a ^ splitmix64(m.b ^ (std::uint64_t(m.tag) << 32)));
+    digest_ += splitmix64(m.a ^ (m.b * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t(m.tag) << 32 | m.tag));
   }
 
   /// Intrusive link for lock-based FIFO run queues (shared-queue); owned by that queue.

@@ -208,8 +208,8 @@ class scheduler {
       if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, outside_worker, c.id(), e->id, 0);
       c.box().push(e);
       if (c.claim_after_push()) {
-        if (s_.tracing(trace_level::decisions))
-          s_.trace(event_kind::schedule, outside_worker, c.id(), e->id, std::uint32_t(push_reason::external));
+        if (s_.tracing(trace_level::decisions))  // sent_ is e's id; e itself is the mailbox's now
+          s_.trace(event_kind::schedule, outside_worker, c.id(), sent_, std::uint32_t(push_reason::external));
         s_.policy_.push(-1, c, push_reason::external);
       }
     }

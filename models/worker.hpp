@@ -120,10 +120,11 @@ class worker final : public context {
 
   /// Delivers a ready envelope (send, and donation's re-delivery).
   void deliver(cell& to, envelope<P>* e) {
-    if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, index_, to.id(), e->id, 0);
+    const std::uint64_t id = e->id;  // once pushed, `e` may be consumed and recycled by another worker
+    if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, index_, to.id(), id, 0);
     to.box().push(e);
     if (to.claim_after_push()) {
-      if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, to.id(), e->id, 0);
+      if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, to.id(), id, 0);
       s_.policy().push(int(index_), to, push_reason::sent);
     }
   }

@@ -22,38 +22,6 @@ struct codec_state {
 
 }  // namespace
 
-void encode_events(std::span<const trace_event> events, byte_sink& out) {
-  if (events.empty()) return;
-  constexpr std::size_t max_event_bytes = 1 + 10 + 10 + 3 + 10 + 5;
-  codec_state st;
-  st.time = events.front().time_ns;
-  std::uint8_t* p = out.grow(events.size() * max_event_bytes);
-  for (const trace_event& e : events) {
-    std::uint8_t head = std::uint8_t(e.kind) & kind_mask;
-    const std::int64_t dt = std::int64_t(e.time_ns - st.time);
-    const std::int64_t da = std::int64_t(e.actor) - std::int64_t(st.actor);
-    if (dt != 0) head |= has_time;
-    if (da != 0) head |= has_actor;
-    if (e.message != 0) head |= has_message;
-    if (e.other != 0) head |= has_other;
-    *p++ = head;
-    if (dt != 0) p = put_varint(p, zigzag(dt));
-    if (da != 0) p = put_varint(p, zigzag(da));
-    if (e.message != 0) {
-      const std::uint32_t sender = std::uint32_t(e.message >> 48);
-      const std::uint64_t seq = e.message & seq_mask;
-      std::uint64_t& last = st.seq_of(sender);
-      p = put_varint(p, sender);
-      p = put_varint(p, zigzag(std::int64_t(seq - last)));
-      last = seq;
-    }
-    if (e.other != 0) p = put_varint(p, e.other);
-    st.time = e.time_ns;
-    st.actor = e.actor;
-  }
-  out.commit(p);
-}
-
 void decode_events(byte_source& in, std::uint32_t count, std::uint64_t first_time_ns, std::uint16_t lane,
                    std::vector<trace_event>& out) {
   codec_state st;

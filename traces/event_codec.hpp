@@ -1,17 +1,77 @@
 // The block codec: a run of one lane's events <-> the compact delta/varint payload described in format.hpp.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "byte_io.hpp"
+#include "checksum.hpp"
+#include "format.hpp"
 #include "models/trace_event.hpp"
 
 namespace twinsched::traces {
 
+/// What encoding a block also counts: the events by kind and the lane hash's terms.
+struct block_tally {
+  std::uint64_t hash = 0;  ///< sum of event_hash_term(e, first_index + i)
+  std::array<std::uint64_t, 16> kinds{};
+};
+
+/// The encoder core over any source of events, in one pass: `at(i)` returns the i-th event
+/// (by value: the recorder builds them on the fly from raw chunks, never storing them).
+/// Events are one lane's, times non-decreasing; the block's first_time is at(0).time_ns.
+template <class At>
+void encode_with(std::size_t n, At&& at, std::uint64_t first_index, byte_sink& out, block_tally& tally) {
+  if (n == 0) return;
+  constexpr std::size_t max_event_bytes = 1 + 10 + 10 + 3 + 10 + 5;
+  std::uint64_t time = at(0).time_ns;
+  std::uint32_t actor = 0;
+  std::uint64_t last_seq[4] = {};  // senders 0-3 inline (the common case: few workers), the rest below
+  std::vector<std::uint64_t> more;
+  std::uint8_t* p = out.grow(n * max_event_bytes);
+  std::uint64_t hash = tally.hash;
+  for (std::size_t i = 0; i < n; ++i) {
+    const trace_event e = at(i);
+    std::uint8_t head = std::uint8_t(e.kind) & kind_mask;
+    const std::int64_t dt = std::int64_t(e.time_ns - time);
+    const std::int64_t da = std::int64_t(e.actor) - std::int64_t(actor);
+    if (dt != 0) head |= has_time;
+    if (da != 0) head |= has_actor;
+    if (e.message != 0) head |= has_message;
+    if (e.other != 0) head |= has_other;
+    *p++ = head;
+    if (dt != 0) p = put_varint(p, zigzag(dt));
+    if (da != 0) p = put_varint(p, zigzag(da));
+    if (e.message != 0) {
+      const std::uint32_t sender = std::uint32_t(e.message >> 48);
+      const std::uint64_t seq = e.message & seq_mask;
+      std::uint64_t* last;
+      if (sender < 4) {
+        last = &last_seq[sender];
+      } else {
+        if (sender - 4 >= more.size()) more.resize(sender - 3, 0);
+        last = &more[sender - 4];
+      }
+      p = put_varint(p, sender);
+      p = put_varint(p, zigzag(std::int64_t(seq - *last)));
+      *last = seq;
+    }
+    if (e.other != 0) p = put_varint(p, e.other);
+    time = e.time_ns;
+    actor = e.actor;
+    hash += event_hash_term(e, first_index + i);
+    ++tally.kinds[unsigned(e.kind) & 15];
+  }
+  tally.hash = hash;
+  out.commit(p);
+}
+
 /// Appends the encoding of `events` (one lane, times non-decreasing) to `out`.
-/// `first_time_ns` must be events.front().time_ns; it goes into the block header.
-void encode_events(std::span<const trace_event> events, byte_sink& out);
+inline void encode_events(std::span<const trace_event> events, byte_sink& out) {
+  block_tally t;
+  encode_with(events.size(), [&](std::size_t i) { return events[i]; }, 0, out, t);
+}
 
 /// Decodes exactly `count` events of lane `lane` from all of `in` (throws trace_error on any
 /// malformed event, a payload that ends early, or bytes left over).

@@ -33,7 +33,8 @@ std::uint64_t event_lane::stamp(raw_event* p, std::uint64_t t, event_kind k) {
   last_ticks_ = t;
   last_index_ = index;
   // a chunk always ends with a stamp; the event after `idle` ends the spell exactly
-  stamp_at_ = std::min(k == event_kind::idle ? p + 1 : p + every_, end_ - 1);
+  const std::ptrdiff_t ahead = k == event_kind::idle ? 1 : std::ptrdiff_t(every_);
+  stamp_at_ = p + std::min(ahead, end_ - 1 - p);
   return (t & raw_time_mask) | raw_stamped;
 }
 
@@ -48,7 +49,7 @@ void event_lane::next_chunk() {
   }
   begin_ = pos_ = chunk(chunk_no_);
   end_ = begin_ + chunk_events_;
-  stamp_at_ = std::min(begin_ + every_ - 1, end_ - 1);
+  stamp_at_ = begin_ + std::min<std::ptrdiff_t>(std::ptrdiff_t(every_) - 1, end_ - 1 - begin_);
 }
 
 }  // namespace twinsched::traces

@@ -68,20 +68,13 @@ bool recorder::drain_ready() {
 void recorder::convert_and_write(unsigned lane, const raw_event* p, std::size_t n) {
   lane_clock& lc = clocks_[lane];
   ticks_.resize(n);
-  scratch_.resize(n);
   const std::uint16_t lane_id = lane < workers_ ? std::uint16_t(lane) : outside_lane;
   // 1. times in ticks: stamps as read, the events between two stamps interpolated by position
-  //    (one division per stamp: a 32.32 fixed-point step, then multiply-adds)
+  //    (one division per stamp: a 32.32 fixed-point step, then additions)
   std::uint64_t prev = lc.last_ticks;
   std::size_t pending = 0;  // first index not yet given a time
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t w = p[i].word;
-    trace_event& e = scratch_[i];
-    e.kind = event_kind((w >> raw_kind_shift) & 0xf);
-    e.message = p[i].message;
-    e.actor = p[i].actor;
-    e.other = p[i].other;
-    e.worker = lane_id;
     if (!(w & raw_stamped)) continue;
     std::uint64_t t = w & raw_time_mask;
     if (t > (raw_time_mask >> 1)) t = 0;  // read on a core whose clock lagged the base: negative
@@ -97,7 +90,8 @@ void recorder::convert_and_write(unsigned lane, const raw_event* p, std::size_t 
   }
   for (std::size_t j = pending; j < n; ++j) ticks_[j] = prev;  // only a final partial chunk ends unstamped
   lc.last_ticks = prev;
-  // 2. ticks -> ns (the rate refined first, as 32.32 fixed point), never below the lane's previous time
+  // 2. ticks -> ns in place (the rate refined first, as 32.32 fixed point), never below the
+  //    lane's previous time
   std::uint64_t mult = std::uint64_t(1) << 32;
   if (clock_) {
     clock_->refine();
@@ -105,12 +99,22 @@ void recorder::convert_and_write(unsigned lane, const raw_event* p, std::size_t 
   }
   std::uint64_t last = lc.last_ns;
   for (std::size_t i = 0; i < n; ++i) {
-    const std::uint64_t ns = std::uint64_t(u128(ticks_[i]) * mult >> 32);
-    last = std::max(last, ns);
-    scratch_[i].time_ns = last;
+    last = std::max(last, std::uint64_t(u128(ticks_[i]) * mult >> 32));
+    ticks_[i] = last;
   }
   lc.last_ns = last;
-  writer_.write_events(lane_id, scratch_);
+  // 3. encode straight from the raw chunk (no intermediate events)
+  const std::uint64_t* ns = ticks_.data();
+  writer_.write_with(lane_id, n, [p, ns, lane_id](std::size_t i) {
+    trace_event e;
+    e.time_ns = ns[i];
+    e.message = p[i].message;
+    e.actor = p[i].actor;
+    e.other = p[i].other;
+    e.worker = lane_id;
+    e.kind = event_kind((p[i].word >> raw_kind_shift) & 0xf);
+    return e;
+  });
   events_ += n;
 }
 

@@ -95,8 +95,7 @@ class recorder {
   std::vector<lane_clock> clocks_;
   trace_writer writer_;
   tick_clock* clock_;
-  std::vector<trace_event> scratch_;
-  std::vector<std::uint64_t> ticks_;
+  std::vector<std::uint64_t> ticks_;  // a chunk's times: ticks, then ns
   std::uint64_t events_ = 0;
   std::atomic<bool> stop_{false};
   std::exception_ptr error_;  // set by the writer thread; it keeps draining (discarding) after

@@ -54,34 +54,14 @@ void trace_writer::block(std::uint8_t type, std::uint16_t lane, std::uint32_t co
 }
 
 void trace_writer::write_events(std::uint16_t lane, std::span<const trace_event> events) {
-  while (events.size() > max_block_events) {  // keep blocks within what readers accept
-    write_events(lane, events.first(max_block_events));
-    events = events.subspan(max_block_events);
+  // blocks of at most 64 Ki events: within what readers accept, and small enough to stream
+  constexpr std::size_t per_block = 1u << 16;
+  static_assert(per_block <= max_block_events && per_block * 39 <= max_block_length);
+  while (!events.empty()) {
+    const std::span<const trace_event> part = events.first(std::min(events.size(), per_block));
+    write_with(lane, part.size(), [&](std::size_t i) { return part[i]; });
+    events = events.subspan(part.size());
   }
-  if (events.empty()) return;
-  lane_summary& t = tally(lane);
-  payload_.clear();
-  encode_events(events, payload_);
-  if (payload_.size() > max_block_length) {  // ~16 M events of 4+ bytes: split
-    const std::size_t half = events.size() / 2;
-    write_events(lane, events.first(half));
-    write_events(lane, events.subspan(half));
-    return;
-  }
-  if (t.events == 0) t.first_ns = events.front().time_ns;
-  block(std::uint8_t(block_type::events), lane, std::uint32_t(events.size()), events.front().time_ns, t.events,
-        payload_);
-  std::uint64_t h = t.event_hash, index = t.events;
-  std::array<std::uint64_t, 16> kinds{};
-  for (const trace_event& e : events) {
-    h += event_hash_term(e, index++);
-    ++kinds[unsigned(e.kind) & 15];
-  }
-  t.event_hash = h;
-  for (unsigned k = 0; k < 16; ++k) t.by_kind[k] += kinds[k];
-  t.events += events.size();
-  t.last_ns = events.back().time_ns;
-  ++event_blocks_;
 }
 
 void trace_writer::finish(trace_footer f) {

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "byte_io.hpp"
+#include "event_codec.hpp"
 #include "footer.hpp"
 #include "header.hpp"
 #include "models/trace_event.hpp"
@@ -26,6 +27,26 @@ class trace_writer {
   /// Appends one block with `events` of `lane` (a worker index or outside_lane), which
   /// continue that lane: times never below the lane's previous event.
   void write_events(std::uint16_t lane, std::span<const trace_event> events);
+
+  /// The same for `n` events produced by `at(i)` (event_codec.hpp's encode_with), for a
+  /// producer that builds events on the fly. n <= max_block_events.
+  template <class At>
+  void write_with(std::uint16_t lane, std::size_t n, At&& at) {
+    if (n == 0) return;
+    lane_summary& t = tally(lane);
+    payload_.clear();
+    block_tally bt;
+    bt.hash = t.event_hash;
+    encode_with(n, at, t.events, payload_, bt);
+    const std::uint64_t first = at(0).time_ns, last = at(n - 1).time_ns;
+    if (t.events == 0) t.first_ns = first;
+    block(std::uint8_t(block_type::events), lane, std::uint32_t(n), first, t.events, payload_);
+    t.event_hash = bt.hash;
+    for (unsigned k = 0; k < 16; ++k) t.by_kind[k] += bt.kinds[k];
+    t.events += n;
+    t.last_ns = last;
+    ++event_blocks_;
+  }
 
   /// The running totals of `lane` (the recorder adds its clock reads and stalls).
   lane_summary& tally(std::uint16_t lane);
