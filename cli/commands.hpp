@@ -1,6 +1,7 @@
 // The `twinsched` subcommands: each registers its options and, when chosen, the action main runs.
 #pragma once
 #include <functional>
+#include <iosfwd>
 
 namespace CLI {
 class App;
@@ -16,6 +17,10 @@ using action = std::function<int()>;
 void add_run_command(CLI::App& app, action& chosen);
 /// `twinsched list policies|idle|workloads|scenarios`.
 void add_list_command(CLI::App& app, action& chosen);
+/// `twinsched sim SCENARIO [--cores N|LIST] ...`: run a scenario on a simulated machine.
+void add_sim_command(CLI::App& app, action& chosen);
+/// The machine models `sim --machine` accepts, with their shape; returns 0.
+int print_machines(std::ostream& out);
 /// `twinsched trace info FILE`: header, counts by kind, duration of a trace.
 void add_trace_command(CLI::App& app, action& chosen);
 /// `twinsched diff A B`: two traces' metrics side by side, logical equivalence, first divergence.

@@ -74,6 +74,7 @@ int list(const std::string& what) {
   if (what == "idle") print_names(idle_names());
   if (what == "workloads") print_workloads();
   if (what == "scenarios") print_scenarios();
+  if (what == "machines") print_machines(std::cout);
   return 0;
 }
 
@@ -86,10 +87,11 @@ void add_list_command(CLI::App& app, action& chosen) {
                   "policies: scheduling policies ([scheduler] policy, --policy); "
                   "idle: idle strategies ([scheduler.idle] strategy, --idle); "
                   "workloads: workloads with their parameters, defaults and meaning ([workload]); "
-                  "scenarios: scenario files in ./scenarios, else in the source tree")
+                  "scenarios: scenario files in ./scenarios, else in the source tree; "
+                  "machines: machine models for `twinsched sim --machine`")
       ->type_name("WHAT")
       ->required()
-      ->check(CLI::IsMember({"policies", "idle", "workloads", "scenarios"}));
+      ->check(CLI::IsMember({"policies", "idle", "workloads", "scenarios", "machines"}));
   cmd->footer("Examples:\n  twinsched list policies\n  twinsched list workloads");
   cmd->callback([&chosen, what] { chosen = [what] { return list(*what); }; });
 }

@@ -36,6 +36,7 @@ int main(int argc, char** argv) {
   cli::action chosen;
   cli::add_run_command(app, chosen);
   cli::add_list_command(app, chosen);
+  cli::add_sim_command(app, chosen);
   cli::add_trace_command(app, chosen);
   cli::add_diff_command(app, chosen);
   cli::add_export_command(app, chosen);

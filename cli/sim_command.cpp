@@ -1,0 +1,269 @@
+// `twinsched sim`: run a scenario on a simulated machine (one process per simulation), print the summary or a scaling table.
+#include <cinttypes>
+#include <cstdio>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/summary.hpp"
+#include "scenarios/scenario_loader.hpp"
+#include "sim/machine_model.hpp"
+#include "sim/run_sim.hpp"
+
+namespace twinsched::cli {
+
+/// `twinsched list machines` (and `twinsched sim --list-machines`): every machine with its shape.
+int print_machines(std::ostream& out) {
+  for (const auto& name : machine_names()) {
+    try {
+      machine_model m = load_machine(name);
+      char shape[96];
+      std::snprintf(shape, sizeof shape, "%u x %u cores, %.2f GHz", m.sockets, m.cores_per_socket, m.clock_ghz);
+      out << "  " << std::left << std::setw(16) << name << std::setw(28) << shape << m.description << '\n';
+    } catch (const machine_error& e) {
+      out << "  " << std::left << std::setw(16) << name << "(does not load: " << e.what() << ")\n";
+    }
+  }
+  return 0;
+}
+
+namespace {
+
+struct sim_cli {
+  std::string file;
+  scheduler_config sched;
+  std::uint64_t seed = scenario{}.seed;
+  std::vector<std::string> params;
+  std::string cores_text;
+  sim_options opt;
+  bool checks = false, json = false, determinism = false, list_machines = false;
+  CLI::Option *workers_opt = nullptr, *policy_opt = nullptr, *idle_opt = nullptr, *burst_opt = nullptr,
+              *fifo_opt = nullptr, *steal_opt = nullptr, *seed_opt = nullptr, *cores_opt = nullptr;
+};
+
+bool given(const CLI::Option* o) { return o && o->count() > 0; }
+
+std::vector<std::uint32_t> parse_cores(const std::string& text) {
+  std::vector<std::uint32_t> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    std::size_t used = 0;
+    unsigned long n = 0;
+    try {
+      n = std::stoul(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != item.size() || item.empty() || n == 0 || n > 4096)
+      throw scenario_error("command line", 0, 0, "--cores takes N or a list N1,N2,... of 1..4096, not '" + text + "'");
+    v.push_back(std::uint32_t(n));
+  }
+  if (v.empty()) throw scenario_error("command line", 0, 0, "--cores needs at least one number");
+  return v;
+}
+
+std::string hex(std::uint64_t x) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%016" PRIx64, x);
+  return b;
+}
+
+std::string fixed(double x, int digits) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(digits) << x;
+  return o.str();
+}
+
+nlohmann::json sim_json(const scenario& s, const sim_result& r) {
+  nlohmann::json j = summary_json(s, r.run);
+  j["sim"] = {{"machine", r.machine},
+              {"cores", r.cores},
+              {"interleave", r.interleave},
+              {"context_factory", r.context_factory},
+              {"simulated_s", r.sim_s},
+              {"real_s", r.real_s},
+              {"sim_msgs_per_real_s", r.sim_msgs_per_real_s()},
+              {"sim_over_real", r.sim_over_real()},
+              {"event_hash", hex(r.event_hash)},
+              {"flushes", r.flushes},
+              {"blocks", r.blocks},
+              {"migrations", r.migrations},
+              {"aborted", r.aborted}};
+  return j;
+}
+
+void print_sim_lines(std::ostream& out, const sim_result& r) {
+  out << "simulated     machine " << r.machine << ", " << r.cores << " cores, interleave " << r.interleave
+      << ", contexts " << r.context_factory << " (wall time above is simulated)\n"
+      << "simulator     " << fixed(r.real_s, 3) << " s real, " << fixed(r.sim_msgs_per_real_s() / 1e6, 2)
+      << "M simulated msgs per real s, simulated/real " << fixed(r.sim_over_real(), 4) << '\n'
+      << "event hash    " << hex(r.event_hash) << "  (" << r.flushes << " yields, " << r.blocks << " blocks, "
+      << r.migrations << " migrations)\n";
+}
+
+/// Runs one simulation (twice with --check-determinism); false if the two differed.
+bool run_one(const scenario& s, const sim_options& o, bool twice, sim_result& out) {
+  out = simulate(s, o);
+  if (!twice) return true;
+  sim_result again = simulate(s, o);
+  auto d = differences(out, again);
+  if (d.empty()) return true;
+  std::cerr << "twinsched: NOT DETERMINISTIC: " << s.name << " on " << o.cores << " cores: two runs differ at "
+            << d.front() << (d.size() > 1 ? " (and " + std::to_string(d.size() - 1) + " more fields)" : "") << '\n';
+  return false;
+}
+
+int run(const sim_cli& c) {
+  if (c.list_machines) return print_machines(std::cout);
+  scenario s = c.file.empty() ? load_default_scenario() : load_scenario_file(c.file);
+  if (given(c.policy_opt)) s.sched.policy = c.sched.policy;
+  if (given(c.idle_opt)) s.sched.idle.strategy = c.sched.idle.strategy;
+  if (given(c.burst_opt)) s.sched.burst = c.sched.burst;
+  if (given(c.fifo_opt)) s.sched.fifo = c.sched.fifo;
+  if (given(c.steal_opt)) s.sched.steal = c.sched.steal;
+  if (given(c.seed_opt)) s.seed = c.seed;
+  if (c.checks) s.sched.checks = true;
+  for (const auto& p : c.params) apply_param_override(s, p);
+  std::vector<std::uint32_t> cores = given(c.cores_opt) ? parse_cores(c.cores_text) : std::vector<std::uint32_t>{0};
+
+  std::vector<std::pair<scenario, sim_result>> results;
+  bool deterministic = true;
+  for (std::uint32_t n : cores) {
+    scenario si = s;
+    // One worker per modeled core unless --workers says otherwise.
+    if (given(c.workers_opt)) si.sched.workers = c.sched.workers;
+    else if (n) si.sched.workers = n;
+    sim_options o = c.opt;
+    o.cores = n;
+    try {
+      validate(si);
+    } catch (const config_error& e) {
+      throw scenario_error("command line", 0, 0, e.what());
+    }
+    sim_result r;
+    deterministic = run_one(si, o, c.determinism, r) && deterministic;
+    results.emplace_back(si, r);
+  }
+
+  bool all_ok = true;
+  for (auto& [si, r] : results) all_ok = all_ok && r.ok();
+  if (c.json) {
+    if (results.size() == 1) {
+      std::cout << sim_json(results[0].first, results[0].second).dump(2) << '\n';
+    } else {
+      nlohmann::json a = nlohmann::json::array();
+      for (auto& [si, r] : results) a.push_back(sim_json(si, r));
+      std::cout << a.dump(2) << '\n';
+    }
+  } else if (results.size() == 1) {
+    print_summary(std::cout, results[0].first, results[0].second.run);
+    print_sim_lines(std::cout, results[0].second);
+  } else {
+    const scenario& s0 = results[0].first;
+    std::cout << "scenario " << s0.name << ", " << s0.workload << ", policy " << s0.sched.policy << ", idle "
+              << s0.sched.idle.strategy << ", machine " << results[0].second.machine << ", interleave "
+              << c.opt.interleave << "\n";
+    std::cout << std::right << std::setw(6) << "cores" << std::setw(9) << "workers" << std::setw(14) << "simulated s"
+              << std::setw(15) << "sim msgs/s" << std::setw(9) << "speedup" << std::setw(10) << "real s" << std::setw(14)
+              << "sim msgs/real" << "  verdict  event hash\n";
+    double base = results[0].second.run.msgs_per_s();
+    for (auto& [si, r] : results) {
+      std::cout << std::setw(6) << r.cores << std::setw(9) << si.sched.workers << std::setw(14) << fixed(r.sim_s, 6)
+                << std::setw(15) << fixed(r.run.msgs_per_s(), 0) << std::setw(9)
+                << fixed(base > 0 ? r.run.msgs_per_s() / base : 0, 2) << std::setw(10) << fixed(r.real_s, 2)
+                << std::setw(14) << fixed(r.sim_msgs_per_real_s(), 0) << "  " << (r.ok() ? "OK     " : "FAIL   ")
+                << "  " << hex(r.event_hash) << '\n';
+      if (!r.ok())
+        for (auto& e : r.run.errors) std::cout << "        " << e << '\n';
+    }
+  }
+  if (!deterministic) return 1;
+  return all_ok ? 0 : 1;
+}
+
+constexpr const char* sim_footer = R"(Flags beat the scenario file; the file beats the defaults shown above.
+--cores N simulates N modeled cores with one worker each (unless --workers); without --cores
+the machine's own core count and the scenario's workers are used. With more workers than
+cores, workers share cores (worker i runs on core i mod cores).
+Examples:
+  twinsched sim scenarios/forward.toml --cores 16
+  twinsched sim scenarios/forward.toml --machine xeon-2s-32c --policy shared-queue
+  twinsched sim scenarios/forward.toml --cores 1,2,4,8,16 --param hops=2000     a scaling table
+  twinsched sim scenarios/sim_spin_vs_park.toml --cores 2 --workers 8 --idle busy-spin
+  twinsched sim scenarios/pi.toml --check-determinism --json
+  twinsched list machines
+Exit codes: 0 the verdict is OK, 1 it failed (or --check-determinism found a difference),
+2 the scenario, machine file or a flag is invalid.)";
+
+}  // namespace
+
+void add_sim_command(CLI::App& app, action& chosen) {
+  auto c = std::make_shared<sim_cli>();
+  CLI::App* cmd = app.add_subcommand(
+      "sim", "Run a scenario on a simulated multicore machine (SimGrid): same policies, modeled cache and sync costs, "
+             "deterministic; one process per simulation.");
+  cmd->footer(sim_footer);
+  cmd->add_option("scenario", c->file, "Scenario file (TOML). Without one, the built-in forward scenario.")->type_name("FILE");
+  c->cores_opt = cmd->add_option("--cores", c->cores_text,
+                                 "Modeled cores: N, or a comma-separated list for a scaling table (one simulation "
+                                 "process each). Default: the machine's core count.")
+                     ->type_name("N|LIST");
+  cmd->add_option("--machine", c->opt.machine,
+                  "Machine model: a name from models/machines (`twinsched list machines`) or a .toml path. "
+                  "Default: the scenario's `machine`.")
+      ->type_name("M");
+  cmd->add_option("--interleave", c->opt.interleave,
+                  "coarse: workers yield to the simulation once per quantum and whenever they block; fine: at every "
+                  "atomic operation (slower; for exploring interleavings).")
+      ->type_name("MODE")
+      ->check(CLI::IsMember({"coarse", "fine"}))
+      ->capture_default_str();
+  cmd->add_option("--context-factory", c->opt.context_factory, "SimGrid context factory; results are identical under each.")
+      ->type_name("F")
+      ->check(CLI::IsMember({"raw", "boost", "ucontext", "thread"}))
+      ->capture_default_str();
+  cmd->add_option("--quantum-ns", c->opt.quantum_ns,
+                  "Coarse interleaving: how far (simulated ns) a worker may run ahead of the clock before it "
+                  "yields. 0: the machine's quantum_ns.")
+      ->type_name("NS")
+      ->check(CLI::NonNegativeNumber);
+  cmd->add_option("--time-limit", c->opt.time_limit_s,
+                  "Simulated seconds after which a run counts as hung (a lost wake-up or a livelock).")
+      ->type_name("S")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
+  c->workers_opt = cmd->add_option("--workers", c->sched.workers, "Worker threads (S4U actors). Default: one per modeled core.")
+                       ->type_name("N")
+                       ->check(CLI::PositiveNumber);
+  c->policy_opt = cmd->add_option("--policy", c->sched.policy, "Scheduling policy (`twinsched list policies`).")
+                      ->type_name("P")
+                      ->check(CLI::IsMember(policy_names()));
+  c->idle_opt = cmd->add_option("--idle", c->sched.idle.strategy, "Idle strategy (`twinsched list idle`).")
+                    ->type_name("S")
+                    ->check(CLI::IsMember(idle_names()));
+  c->burst_opt = cmd->add_option("--burst", c->sched.burst, "Max messages per actor turn.")->type_name("N")->check(CLI::PositiveNumber);
+  c->fifo_opt = cmd->add_flag("--fifo,!--no-fifo", c->sched.fifo, "stealing: owner takes its oldest actor first.");
+  c->steal_opt = cmd->add_option("--steal", c->sched.steal, "stealing: take one actor or half the victim's queue.")
+                     ->type_name("MODE")
+                     ->check(CLI::IsMember({"one", "half"}));
+  c->seed_opt = cmd->add_option("--seed", c->seed, "Seed for every random choice.")->type_name("N");
+  cmd->add_option("--param", c->params, "Set a workload parameter (KEY=VALUE); repeat for more.")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  cmd->add_flag("--checks", c->checks, "Also check that no actor ever runs on two workers at once.");
+  cmd->add_flag("--check-determinism", c->determinism,
+                "Run every simulation twice and fail (exit 1) at the first difference in result or event hash.");
+  cmd->add_flag("--json", c->json, "Print one JSON object (an array for a --cores list) instead of text.");
+  cmd->add_flag("--list-machines", c->list_machines, "List the machine models and exit (same as `twinsched list machines`).");
+  cmd->callback([&chosen, c] { chosen = [c] { return run(*c); }; });
+}
+
+}  // namespace twinsched::cli

@@ -1,0 +1,199 @@
+// Loading machine model files (TOML) with one-line file:line:col errors.
+#include "machine_model.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+namespace twinsched {
+namespace {
+
+struct cost_key {
+  const char* key;
+  double machine_model::*member;
+};
+
+const std::vector<cost_key>& cost_table() {
+  static const std::vector<cost_key> t{
+      {"atomic_load", &machine_model::atomic_load},
+      {"atomic_store", &machine_model::atomic_store},
+      {"atomic_rmw", &machine_model::atomic_rmw},
+      {"fence", &machine_model::fence},
+      {"line_transfer_same_socket", &machine_model::line_same_socket},
+      {"line_transfer_cross_socket", &machine_model::line_cross_socket},
+      {"migration_per_kib", &machine_model::migration_per_kib},
+      {"lock_handoff", &machine_model::lock_handoff},
+      {"queue_op", &machine_model::queue_op},
+      {"park", &machine_model::park},
+      {"unpark", &machine_model::unpark},
+      {"wake_latency", &machine_model::wake_latency},
+      {"spin", &machine_model::spin},
+      {"yield", &machine_model::yield},
+  };
+  return t;
+}
+
+[[noreturn]] void fail(const std::string& file, const toml::source_region& at, const std::string& msg) {
+  if (at.begin.line == 0) throw machine_error(file + ": " + msg);
+  throw machine_error(file + ":" + std::to_string(at.begin.line) + ":" + std::to_string(at.begin.column) + ": " + msg);
+}
+
+double number(const std::string& file, const toml::node& n, const std::string& key) {
+  if (auto i = n.as_integer()) return double(i->get());
+  if (auto f = n.as_floating_point()) return f->get();
+  fail(file, n.source(), "'" + key + "' must be a number");
+}
+
+const toml::table& table_of(const std::string& file, const toml::node& n, const std::string& key) {
+  if (auto t = n.as_table()) return *t;
+  fail(file, n.source(), "'" + key + "' must be a table ([" + key + "])");
+}
+
+std::string string_of(const std::string& file, const toml::node& n, const std::string& key) {
+  if (auto s = n.as_string()) return s->get();
+  fail(file, n.source(), "'" + key + "' must be a string");
+}
+
+machine_model parse_over(machine_model m, std::string_view text, const std::string& file) {
+  toml::table doc;
+  try {
+    doc = toml::parse(text, file);
+  } catch (const toml::parse_error& e) {
+    fail(file, e.source(), std::string(e.description()));
+  }
+  m.source = file;
+  // Costs may be in cycles, which depend on the clock: read the topology first.
+  std::vector<std::pair<const toml::node*, std::string>> later;
+  for (auto&& [k, v] : doc) {
+    const std::string key(k.str());
+    if (key == "name") m.name = string_of(file, v, key);
+    else if (key == "description") m.description = string_of(file, v, key);
+    else if (key == "topology") {
+      for (auto&& [tk, tv] : table_of(file, v, key)) {
+        const std::string sub(tk.str());
+        double x = number(file, tv, sub);
+        if (sub == "sockets" || sub == "cores_per_socket") {
+          if (x < 1 || x != double(std::uint32_t(x)) || x > 4096)
+            fail(file, tv.source(), "'" + sub + "' must be a whole number from 1 to 4096");
+          (sub == "sockets" ? m.sockets : m.cores_per_socket) = std::uint32_t(x);
+        } else if (sub == "clock_ghz") {
+          if (!(x > 0)) fail(file, tv.source(), "'clock_ghz' must be positive");
+          m.clock_ghz = x;
+        } else {
+          fail(file, tk.source(), "unknown key 'topology." + sub + "' (known: sockets, cores_per_socket, clock_ghz)");
+        }
+      }
+    } else if (key == "costs") {
+      later.emplace_back(&v, key);
+    } else if (key == "simulation") {
+      for (auto&& [sk, sv] : table_of(file, v, key)) {
+        const std::string sub(sk.str());
+        if (sub != "quantum_ns") fail(file, sk.source(), "unknown key 'simulation." + sub + "' (known: quantum_ns)");
+        double x = number(file, sv, sub);
+        if (!(x > 0)) fail(file, sv.source(), "'quantum_ns' must be positive");
+        m.quantum_ns = x;
+      }
+    } else {
+      fail(file, k.source(), "unknown key '" + key + "' (known: name, description, [topology], [costs], [simulation])");
+    }
+  }
+  for (auto& [node, key] : later) {
+    std::vector<std::string> seen;
+    for (auto&& [ck, cv] : table_of(file, *node, key)) {
+      const std::string sub(ck.str());
+      bool cycles = sub.ends_with("_cycles"), ns = sub.ends_with("_ns");
+      std::string base = cycles ? sub.substr(0, sub.size() - 7) : ns ? sub.substr(0, sub.size() - 3) : sub;
+      auto it = std::find_if(cost_table().begin(), cost_table().end(), [&](const cost_key& c) { return base == c.key; });
+      if ((!cycles && !ns) || it == cost_table().end()) {
+        std::string known;
+        for (auto& c : cost_table()) known += (known.empty() ? "" : ", ") + std::string(c.key);
+        fail(file, ck.source(), "unknown cost '" + sub + "' (a cost is <name>_cycles or <name>_ns; names: " + known + ")");
+      }
+      if (std::find(seen.begin(), seen.end(), base) != seen.end())
+        fail(file, ck.source(), "cost '" + base + "' given twice (use either " + base + "_cycles or " + base + "_ns)");
+      seen.push_back(base);
+      double x = number(file, cv, sub);
+      if (x < 0) fail(file, cv.source(), "cost '" + sub + "' must not be negative");
+      m.*(it->member) = cycles ? x / m.clock_ghz : x;
+    }
+  }
+  if (m.cores() == 0) throw machine_error(file + ": a machine needs at least one core");
+  if (m.line_cross_socket < m.line_same_socket && m.sockets > 1)
+    throw machine_error(file + ": line_transfer_cross_socket must not be below line_transfer_same_socket");
+  return m;
+}
+
+const machine_model& embedded_default() {
+  static const machine_model m = parse_over(machine_model{}, default_machine_text(), "<embedded models/machines/default.toml>");
+  return m;
+}
+
+}  // namespace
+
+const std::vector<std::string>& machine_cost_keys() {
+  static const std::vector<std::string> v = [] {
+    std::vector<std::string> r;
+    for (auto& c : cost_table()) r.emplace_back(c.key);
+    return r;
+  }();
+  return v;
+}
+
+machine_model parse_machine(std::string_view text, const std::string& source_name) {
+  return parse_over(embedded_default(), text, source_name);
+}
+
+std::vector<std::string> machine_dirs() {
+  std::vector<std::string> d{"models/machines"};
+#ifdef TWINSCHED_MACHINE_DIR
+  d.emplace_back(TWINSCHED_MACHINE_DIR);
+#endif
+  return d;
+}
+
+machine_model load_machine(const std::string& name_or_path) {
+  namespace fs = std::filesystem;
+  std::optional<std::string> path;
+  if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml")) {
+    path = name_or_path;
+  } else {
+    for (auto& dir : machine_dirs()) {
+      fs::path p = fs::path(dir) / (name_or_path + ".toml");
+      std::error_code ec;
+      if (fs::is_regular_file(p, ec)) {
+        path = p.string();
+        break;
+      }
+    }
+    if (!path) {
+      if (name_or_path == "default") return embedded_default();
+      std::string known;
+      for (auto& n : machine_names()) known += (known.empty() ? "" : ", ") + n;
+      throw machine_error("unknown machine '" + name_or_path + "' (known: " + known + ")");
+    }
+  }
+  std::ifstream in(*path, std::ios::binary);
+  if (!in) throw machine_error(*path + ": cannot read machine file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parse_machine(ss.str(), *path);
+}
+
+std::vector<std::string> machine_names() {
+  namespace fs = std::filesystem;
+  std::vector<std::string> names{"default"};
+  for (auto& dir : machine_dirs()) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
+      if (it->path().extension() == ".toml") names.push_back(it->path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
+}  // namespace twinsched

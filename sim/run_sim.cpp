@@ -1,0 +1,262 @@
+// run_in_sim: a scenario's workload and scheduler over the SimGrid platform, each simulation in its own process.
+#include "run_sim.hpp"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "machine_model.hpp"
+#include "models/policy/policies.hpp"
+#include "models/scheduler.hpp"
+#include "sim_platform.hpp"
+
+namespace twinsched {
+
+// ---- JSON (the pipe format) ----
+
+void to_json(nlohmann::json& j, const worker_stats& w) {
+  j = {{"messages", w.messages}, {"turns", w.turns},         {"steals", w.steals},
+       {"parks", w.parks},       {"wakeups", w.wakeups},     {"donations", w.donations},
+       {"migrations", w.migrations}, {"busy_ns", w.busy_ns}, {"idle_ns", w.idle_ns}};
+}
+void from_json(const nlohmann::json& j, worker_stats& w) {
+  j.at("messages").get_to(w.messages);
+  j.at("turns").get_to(w.turns);
+  j.at("steals").get_to(w.steals);
+  j.at("parks").get_to(w.parks);
+  j.at("wakeups").get_to(w.wakeups);
+  j.at("donations").get_to(w.donations);
+  j.at("migrations").get_to(w.migrations);
+  j.at("busy_ns").get_to(w.busy_ns);
+  j.at("idle_ns").get_to(w.idle_ns);
+}
+void to_json(nlohmann::json& j, const run_result& r) {
+  j = {{"scenario", r.scenario}, {"backend", r.backend}, {"policy", r.policy}, {"idle", r.idle}, {"workload", r.workload},
+       {"workers", r.workers}, {"messages", r.messages}, {"expected_messages", r.expected_messages},
+       {"dead_letters", r.dead_letters}, {"leftover", r.leftover}, {"wall_s", r.wall_s}, {"per_worker", r.per_worker},
+       {"checksum", r.checksum}, {"reference", r.reference}, {"detail", r.detail}, {"errors", r.errors},
+       {"workload_ok", r.workload_ok}, {"thread_timeline", r.thread_timeline}, {"peak_workers", r.peak_workers},
+       {"final_workers", r.final_workers}, {"scale_up_s", r.scale_up_s}};
+}
+void from_json(const nlohmann::json& j, run_result& r) {
+  j.at("scenario").get_to(r.scenario);
+  j.at("backend").get_to(r.backend);
+  j.at("policy").get_to(r.policy);
+  j.at("idle").get_to(r.idle);
+  j.at("workload").get_to(r.workload);
+  j.at("workers").get_to(r.workers);
+  j.at("messages").get_to(r.messages);
+  j.at("expected_messages").get_to(r.expected_messages);
+  j.at("dead_letters").get_to(r.dead_letters);
+  j.at("leftover").get_to(r.leftover);
+  j.at("wall_s").get_to(r.wall_s);
+  j.at("per_worker").get_to(r.per_worker);
+  j.at("checksum").get_to(r.checksum);
+  j.at("reference").get_to(r.reference);
+  j.at("detail").get_to(r.detail);
+  j.at("errors").get_to(r.errors);
+  j.at("workload_ok").get_to(r.workload_ok);
+  j.at("thread_timeline").get_to(r.thread_timeline);
+  j.at("peak_workers").get_to(r.peak_workers);
+  j.at("final_workers").get_to(r.final_workers);
+  j.at("scale_up_s").get_to(r.scale_up_s);
+}
+
+std::string to_json_text(const sim_result& r) {
+  nlohmann::json j = {{"run", r.run},         {"machine", r.machine},     {"interleave", r.interleave},
+                      {"context_factory", r.context_factory},             {"cores", r.cores},
+                      {"sim_s", r.sim_s},     {"real_s", r.real_s},       {"event_hash", r.event_hash},
+                      {"flushes", r.flushes}, {"blocks", r.blocks},       {"migrations", r.migrations},
+                      {"aborted", r.aborted}};
+  return j.dump();
+}
+
+sim_result from_json_text(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text);
+  sim_result r;
+  j.at("run").get_to(r.run);
+  j.at("machine").get_to(r.machine);
+  j.at("interleave").get_to(r.interleave);
+  j.at("context_factory").get_to(r.context_factory);
+  j.at("cores").get_to(r.cores);
+  j.at("sim_s").get_to(r.sim_s);
+  j.at("real_s").get_to(r.real_s);
+  j.at("event_hash").get_to(r.event_hash);
+  j.at("flushes").get_to(r.flushes);
+  j.at("blocks").get_to(r.blocks);
+  j.at("migrations").get_to(r.migrations);
+  j.at("aborted").get_to(r.aborted);
+  return r;
+}
+
+namespace {
+
+trace_level level_of(const std::string& s) {
+  if (s == "decisions") return trace_level::decisions;
+  if (s == "full") return trace_level::full;
+  return trace_level::off;
+}
+
+machine_model checked(const scenario& s, const sim_options& o) {
+  validate(s);
+  if (o.interleave != "coarse" && o.interleave != "fine")
+    throw config_error("interleave must be \"coarse\" or \"fine\", not '" + o.interleave + "'");
+  const std::string& f = o.context_factory;
+  if (f != "raw" && f != "boost" && f != "ucontext" && f != "thread")
+    throw config_error("unknown context factory '" + f + "' (known: raw, boost, ucontext, thread)");
+  if (o.cores > 4096) throw config_error("cores must be between 1 and 4096");
+  if (o.quantum_ns < 0) throw config_error("quantum_ns must not be negative");
+  if (!(o.time_limit_s > 0)) throw config_error("the simulated time limit must be positive");
+  return load_machine(o.machine.empty() ? s.machine : o.machine);
+}
+
+}  // namespace
+
+sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
+  machine_model m = checked(s, o);
+  sim_config c;
+  c.cores = o.cores;
+  c.fine = o.interleave == "fine";
+  c.context_factory = o.context_factory;
+  c.quantum_ns = o.quantum_ns;
+  c.time_limit_s = o.time_limit_s;
+  sim_platform plat(m, c);
+
+  const workload_info& info = *find_workload(s.workload);
+  std::unique_ptr<workload> w = info.make(with_defaults(info, s.workload_params), s.seed);
+  run_result r;
+  const trace_level level = level_of(s.trace_level);
+  // Wall time of the simulation itself: a measurement of the simulator, never an input to it.
+  auto t0 = std::chrono::steady_clock::now();
+  plat.run([&] {
+    r = with_policy<sim_platform>(s.sched.policy, [&]<class Pol>() {
+      scheduler<sim_platform, Pol> sched(plat, s.sched, s.seed, level);
+      return sched.run(*w);
+    });
+  });
+  double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+
+  const sim_stats& st = plat.stats();
+  sim_result out;
+  if (st.aborted) {
+    // The driver never returned: the scheduler (on its stack) and the workload stay alive,
+    // untouched, since halted workers may still point into them.
+    r = run_result{};
+    r.policy = s.sched.policy;
+    r.idle = s.sched.idle.strategy;
+    r.workers = s.sched.workers;
+    r.expected_messages = w->expected_messages();
+    r.workload_ok = false;
+    r.wall_s = st.sim_ns * 1e-9;
+    (void)w.release();
+  }
+  r.backend = "sim";
+  r.scenario = s.name;
+  r.workload = s.workload;
+  for (const auto& e : st.errors) r.errors.push_back("simulation: " + e);
+  out.run = r;
+  out.machine = m.name;
+  out.interleave = o.interleave;
+  out.context_factory = o.context_factory;
+  out.cores = plat.cores();
+  out.sim_s = r.wall_s;
+  out.real_s = real_s;
+  out.event_hash = st.event_hash;
+  out.flushes = st.flushes;
+  out.blocks = st.blocks;
+  out.migrations = st.migrations;
+  out.aborted = st.aborted;
+  return out;
+}
+
+sim_result simulate(const scenario& s, const sim_options& o) {
+  (void)checked(s, o);  // bad scenarios, options and machine files fail here, in the parent
+  int fd[2];
+  if (::pipe(fd) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(fd[0]);
+    std::string text;
+    int rc = 0;
+    try {
+      text = to_json_text(simulate_in_this_process(s, o));
+    } catch (const config_error& e) {
+      text = nlohmann::json{{"config_error", e.what()}}.dump();
+      rc = 3;
+    } catch (const std::exception& e) {
+      text = nlohmann::json{{"error", e.what()}}.dump();
+      rc = 3;
+    }
+    const char* p = text.data();
+    std::size_t left = text.size();
+    while (left > 0) {
+      ssize_t n = ::write(fd[1], p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) ::_exit(4);
+      p += n;
+      left -= std::size_t(n);
+    }
+    ::close(fd[1]);
+    ::_exit(rc);  // no destructors: SimGrid's engine is never torn down
+  }
+  ::close(fd[1]);
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd[0], buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, std::size_t(n));
+  }
+  ::close(fd[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFSIGNALED(status))
+    throw std::runtime_error("simulation process died of signal " + std::to_string(WTERMSIG(status)) + " (" +
+                             strsignal(WTERMSIG(status)) + ")");
+  if (text.empty()) throw std::runtime_error("simulation process exited with code " + std::to_string(WEXITSTATUS(status)) + " and no result");
+  nlohmann::json j = nlohmann::json::parse(text);
+  if (j.contains("config_error")) throw config_error(j["config_error"].get<std::string>());
+  if (j.contains("error")) throw std::runtime_error("simulation failed: " + j["error"].get<std::string>());
+  return from_json_text(text);
+}
+
+run_result run_in_sim(const scenario& s, const sim_options& o) { return simulate(s, o).run; }
+
+std::vector<std::string> differences(const sim_result& a, const sim_result& b) {
+  std::vector<std::string> d;
+  auto cmp = [&](const std::string& what, auto x, auto y) {
+    if (x != y) d.push_back(what + ": " + nlohmann::json(x).dump() + " vs " + nlohmann::json(y).dump());
+  };
+  cmp("event_hash", a.event_hash, b.event_hash);
+  cmp("simulated time (s)", a.sim_s, b.sim_s);
+  cmp("messages", a.run.messages, b.run.messages);
+  cmp("checksum", a.run.checksum, b.run.checksum);
+  cmp("dead_letters", a.run.dead_letters, b.run.dead_letters);
+  cmp("leftover", a.run.leftover, b.run.leftover);
+  cmp("errors", a.run.errors, b.run.errors);
+  cmp("detail", a.run.detail, b.run.detail);
+  cmp("flushes", a.flushes, b.flushes);
+  cmp("blocks", a.blocks, b.blocks);
+  cmp("migrations", a.migrations, b.migrations);
+  cmp("aborted", a.aborted, b.aborted);
+  cmp("workers", a.run.per_worker.size(), b.run.per_worker.size());
+  for (std::size_t i = 0; i < a.run.per_worker.size() && i < b.run.per_worker.size(); ++i) {
+    nlohmann::json x = a.run.per_worker[i], y = b.run.per_worker[i];
+    if (x != y) d.push_back("worker " + std::to_string(i) + ": " + x.dump() + " vs " + y.dump());
+  }
+  return d;
+}
+
+}  // namespace twinsched

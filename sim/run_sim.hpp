@@ -1,0 +1,59 @@
+// Running a scenario in simulation: the SimGrid platform driving the scheduler, one process per simulation.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/config.hpp"
+#include "models/run_result.hpp"
+
+namespace twinsched {
+
+/// How to simulate: which machine, how many of its cores, how finely to interleave.
+struct sim_options {
+  std::uint32_t cores = 0;              ///< modeled cores; 0 = the machine's
+  std::string machine;                  ///< name or path; empty = the scenario's
+  std::string interleave = "coarse";    ///< coarse | fine
+  std::string context_factory = "raw";  ///< raw | boost | ucontext | thread
+  double quantum_ns = 0;                ///< 0 = the machine's quantum_ns
+  double time_limit_s = 3600;           ///< simulated seconds before a run is declared hung
+};
+
+/// One simulation's result: the scheduler's run_result (backend "sim", wall_s in SIMULATED
+/// seconds) plus what only a simulation has.
+struct sim_result {
+  run_result run;
+  std::string machine, interleave, context_factory;
+  std::uint32_t cores = 0;
+  double sim_s = 0;              ///< simulated seconds, workers' start to quiescence (= run.wall_s)
+  double real_s = 0;             ///< wall-clock seconds the simulation took (engine run only)
+  std::uint64_t event_hash = 0;  ///< hash of every scheduling point, block, wake and trace event, in order
+  std::uint64_t flushes = 0;     ///< simcalls that paid accumulated costs
+  std::uint64_t blocks = 0;      ///< times a worker blocked (lock or park)
+  std::uint64_t migrations = 0;  ///< actor-state migrations charged
+  bool aborted = false;          ///< the run did not finish (errors say why); run holds partial counts
+
+  /// Simulated messages per real second: how fast the simulator is.
+  double sim_msgs_per_real_s() const { return real_s > 0 ? double(run.messages) / real_s : 0; }
+  /// Simulated seconds per real second.
+  double sim_over_real() const { return real_s > 0 ? sim_s / real_s : 0; }
+  bool ok() const { return !aborted && run.ok() && run.errors.empty(); }
+};
+
+/// Validates `s` and `o` (throws config_error / machine_error), then runs the simulation in a
+/// child process (fork) and returns its result. Throws std::runtime_error if the child dies.
+sim_result simulate(const scenario& s, const sim_options& o);
+/// The same, in this process. SimGrid's engine exists once per process: call at most once.
+sim_result simulate_in_this_process(const scenario& s, const sim_options& o);
+/// simulate(s, o).run: the simulated twin of run_on_threads.
+run_result run_in_sim(const scenario& s, const sim_options& o);
+
+/// The fields that differ between two results of the same simulation, empty if none
+/// (for --check-determinism: compares every counter, the checksum and the event hash).
+std::vector<std::string> differences(const sim_result& a, const sim_result& b);
+
+/// sim_result <-> JSON text (the pipe format between a simulation process and its parent).
+std::string to_json_text(const sim_result& r);
+sim_result from_json_text(const std::string& text);
+
+}  // namespace twinsched

@@ -1,0 +1,325 @@
+// The simulated platform's out-of-line parts: the engine and hosts, worker actors, paying charges, blocking.
+#include "sim_platform.hpp"
+
+#include <cmath>
+#include <mutex>
+#include <stdexcept>
+
+#include <simgrid/s4u.hpp>
+#include <xbt/log.h>
+
+namespace sg = simgrid::s4u;
+
+namespace twinsched {
+namespace sim_detail {
+
+state g;
+
+namespace {
+/// After every simcall: this actor runs again; restore its identity and read the clock.
+void resume(actor_state* me) {
+  g.cur = me;
+  double clk = sg::Engine::get_clock();
+  me->base_ns = clk * 1e9;
+  mix((std::uint64_t(std::uint32_t(me->worker + 1)) << 40) ^ std::bit_cast<std::uint64_t>(clk));
+}
+}  // namespace
+
+void flush() {
+  actor_state* me = g.cur;
+  if (g.aborting) halt();
+  double p = me->pending_ns;
+  me->pending_ns = 0;
+  ++g.flushes;
+  if (p > 0) {
+    if (me->shared_core) sg::this_actor::execute(p * g.clock_ghz);  // cycles at clock_ghz: shares the core
+    else sg::this_actor::sleep_for(p * 1e-9);                        // the core is ours: same time, cheaper
+  } else {
+    sg::this_actor::yield();
+  }
+  resume(me);
+  if (g.aborting) halt();
+}
+
+void halt() {
+  // Never return into models/ code: the run is over. Everyone blocked => the engine stops.
+  for (;;) sg::this_actor::suspend();
+}
+
+struct mutex::s4u_parts {
+  sg::MutexPtr m = sg::Mutex::create();
+  sg::ConditionVariablePtr cv = sg::ConditionVariable::create();
+};
+mutex::~mutex() { delete s4u_; }
+
+void mutex::block() {
+  // The holder yielded inside its critical section. Pay what we owe, then wait in simulated time.
+  actor_state* me = g.cur;
+  if (!s4u_) s4u_ = new s4u_parts;
+  if (me->core >= 0) flush();
+  while (held_) {
+    ++g.blocks;
+    mix(0x6c6f636bull ^ std::uint64_t(me->worker + 1));
+    ++waiters_;
+    {
+      std::unique_lock<sg::Mutex> lk(*s4u_->m);
+      if (held_) s4u_->cv->wait(lk);  // no switch between this check and the wait simcall
+    }
+    --waiters_;
+    resume(me);
+    if (g.aborting) halt();
+  }
+}
+
+void mutex::wake() {
+  actor_state* me = g.cur;
+  if (me->core >= 0) flush();  // the release happens at our local time
+  if (waiters_ && s4u_) s4u_->cv->notify_one();
+  resume(me);
+}
+
+struct parker::s4u_parts {
+  sg::MutexPtr m = sg::Mutex::create();
+  sg::ConditionVariablePtr cv = sg::ConditionVariable::create();
+};
+parker::~parker() { delete s4u_; }
+
+void parker::block(double ns) {
+  actor_state* me = g.cur;
+  if (me->core >= 0) {
+    me->pending_ns += g.park;
+    flush();  // an unpark may land while we pay
+  }
+  if (token_) {
+    token_ = false;
+    return;
+  }
+  if (!s4u_) s4u_ = new s4u_parts;
+  ++g.blocks;
+  me->parked = true;
+  bool blocked = false;
+  {
+    std::unique_lock<sg::Mutex> lk(*s4u_->m);
+    double deadline = sg::Engine::get_clock() + ns * 1e-9;
+    waiting_ = true;  // set after the lock simcall: nothing runs between here and the wait
+    while (!token_ && !g.aborting) {
+      blocked = true;
+      if (ns < 0) s4u_->cv->wait(lk);
+      else if (s4u_->cv->wait_until(lk, deadline) == std::cv_status::timeout) break;
+    }
+    waiting_ = false;
+  }
+  me->parked = false;
+  token_ = false;
+  if (blocked && g.wake > 0 && !g.aborting) sg::this_actor::sleep_for(g.wake * 1e-9);  // the OS wakes us up
+  resume(me);
+  mix(0x7061726bull ^ (std::uint64_t(me->worker + 1) << 8) ^ std::uint64_t(blocked));
+  if (g.aborting) halt();
+}
+
+void parker::notify() {
+  actor_state* me = g.cur;
+  if (me->core >= 0) {
+    me->pending_ns += g.unpark;  // the futex wake syscall, paid by the waker
+    flush();
+  }
+  // The sleeper may have timed out while we paid; notifying nobody is harmless.
+  if (waiting_ && s4u_) s4u_->cv->notify_one();
+  resume(me);
+}
+
+}  // namespace sim_detail
+
+using sim_detail::actor_state;
+using sim_detail::g;
+
+struct sim_platform::impl {
+  sg::Engine* engine = nullptr;  // never deleted: SimGrid's engine cannot be reset within a process
+  std::vector<sg::Host*> hosts;
+  actor_state driver;
+  std::vector<std::unique_ptr<actor_state>> workers;
+  std::vector<sg::ActorPtr> actors;
+  std::vector<std::uint32_t> per_core;
+  double time_limit_s = 3600;
+  bool driver_done = false;
+  bool ran = false;
+};
+
+namespace {
+bool engine_made = false;
+}
+
+sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(std::make_unique<impl>()) {
+  if (engine_made) throw std::logic_error("one simulation per process: SimGrid's engine cannot be reset");
+  const std::string& f = c.context_factory;
+  if (f != "raw" && f != "boost" && f != "ucontext" && f != "thread")
+    throw config_error("unknown context factory '" + f + "' (known: raw, boost, ucontext, thread)");
+  engine_made = true;
+  cores_ = c.cores ? c.cores : m.cores();
+  // Keep the machine's socket layout; more cores than it has widen each socket.
+  std::uint32_t per_socket = cores_ <= m.cores() ? m.cores_per_socket : (cores_ + m.sockets - 1) / m.sockets;
+
+  g = sim_detail::state{};
+  g.fine = c.fine;
+  g.quantum = c.quantum_ns > 0 ? c.quantum_ns : m.quantum_ns;
+  g.cores_per_socket = per_socket;
+  g.clock_ghz = m.clock_ghz;
+  g.load = m.atomic_load;
+  g.store = m.atomic_store;
+  g.rmw = m.atomic_rmw;
+  g.fence = m.fence;
+  g.same = m.line_same_socket;
+  g.cross = m.line_cross_socket;
+  g.per_kib = m.migration_per_kib;
+  g.handoff = m.lock_handoff;
+  g.queue_op = m.queue_op;
+  g.park = m.park;
+  g.unpark = m.unpark;
+  g.wake = m.wake_latency;
+  g.spin = m.spin;
+  g.yield = m.yield;
+  g.cur = &impl_->driver;
+  impl_->time_limit_s = c.time_limit_s;
+  impl_->per_core.assign(cores_, 0);
+
+  xbt_log_control_set("root.thresh:critical");
+  // Configuration goes through argv: some keys only exist once the engine initializes.
+  static std::string cfg_factory, cfg_stack = "--cfg=contexts/stack-size:1024";  // KiB per actor
+  cfg_factory = "--cfg=contexts/factory:" + f;
+  static char name[] = "twinsched-sim";
+  static char log[] = "--log=root.thresh:critical";
+  static char* argv[] = {name, log, cfg_factory.data(), cfg_stack.data(), nullptr};
+  static int argc = 4;
+  impl_->engine = new sg::Engine(&argc, argv);
+  sg::NetZone* zone = sg::create_full_zone("machine");
+  for (unsigned i = 0; i < cores_; ++i) impl_->hosts.push_back(zone->create_host("core-" + std::to_string(i), m.clock_ghz * 1e9));
+  zone->seal();
+}
+
+sim_platform::~sim_platform() = default;
+
+void sim_platform::run(std::function<void()> driver) {
+  if (impl_->ran) throw std::logic_error("sim_platform::run: once per process");
+  impl_->ran = true;
+  impl* I = impl_.get();
+  sg::Actor::create("driver", I->hosts[0], [this, I, driver = std::move(driver)] {
+    sim_detail::resume(&I->driver);
+    try {
+      driver();
+      I->driver_done = true;
+    } catch (const simgrid::ForcefulKillException&) {
+      throw;
+    } catch (const std::exception& e) {
+      abort_run(std::string("driver failed: ") + e.what());
+    } catch (...) {
+      abort_run("driver failed: unknown exception");
+    }
+  });
+  // A daemon that is always waiting on a timer: with it, a run where every worker blocks
+  // forever (a lost wake-up) is never a SimGrid "deadlock" (which kills the actors, unwinding
+  // their stacks through models/ code); simulated time just runs to the limit instead.
+  sg::Actor::create("heartbeat", I->hosts[0], [] {
+    for (;;) sg::this_actor::sleep_for(1e6);
+  })->daemonize();
+  I->engine->run_until(I->time_limit_s);
+  stats_.sim_ns = (g.aborting ? abort_clock_s_ : sg::Engine::get_clock()) * 1e9;
+  if (!I->driver_done && !g.aborting) {
+    unsigned parked = 0, running = 0;
+    for (auto& w : I->workers)
+      if (!w->finished) ++(w->parked ? parked : running);
+    abort_run("simulated time limit of " + std::to_string(I->time_limit_s) + " s reached with " + std::to_string(parked) +
+              " workers parked and " + std::to_string(running) + " still running (a lost wake-up, or a livelock?)");
+  }
+  stats_.event_hash = g.hash;
+  stats_.flushes = g.flushes;
+  stats_.blocks = g.blocks;
+  stats_.aborted = !I->driver_done;
+}
+
+std::uint64_t sim_platform::now_ns() const {
+  const actor_state* me = g.cur;
+  double t = me->core < 0 ? sg::Engine::get_clock() * 1e9 : sim_detail::local_ns(me);
+  return std::uint64_t(std::llround(t));
+}
+
+void sim_platform::yield_now() {
+  actor_state* me = g.cur;
+  if (me->core < 0) return;
+  me->pending_ns += g.yield;
+  sim_detail::flush();  // give the core away: on a shared core the others run meanwhile
+}
+
+void sim_platform::start_worker(int index, std::function<void()> fn) {
+  impl* I = impl_.get();
+  auto st = std::make_unique<actor_state>();
+  st->worker = index;
+  st->core = int(unsigned(index) % cores_);
+  st->socket = int(unsigned(st->core) / g.cores_per_socket);
+  if (++I->per_core[unsigned(st->core)] > 1)
+    for (auto& w : I->workers)
+      if (w->core == st->core) w->shared_core = true;
+  st->shared_core = I->per_core[unsigned(st->core)] > 1;
+  actor_state* s = st.get();
+  I->workers.push_back(std::move(st));
+  actor_state* caller = g.cur;
+  sg::ActorPtr a = sg::Actor::create("worker-" + std::to_string(index), I->hosts[unsigned(s->core)], [this, I, s, fn = std::move(fn)] {
+    sim_detail::resume(s);
+    try {
+      fn();
+      if (s->pending_ns > 0) sim_detail::flush();  // the run ends when the last charge is paid
+    } catch (const simgrid::ForcefulKillException&) {
+      throw;
+    } catch (const std::exception& e) {
+      abort_run("worker " + std::to_string(s->worker) + " failed: " + e.what());
+    } catch (...) {
+      abort_run("worker " + std::to_string(s->worker) + " failed: unknown exception");
+    }
+    s->finished = true;
+    // A retired worker (adaptive) frees its share of the core.
+    if (--I->per_core[unsigned(s->core)] <= 1)
+      for (auto& w : I->workers)
+        if (w->core == s->core) w->shared_core = false;
+  });
+  a->daemonize();
+  I->actors.push_back(a);
+  g.cur = caller;  // Actor::create was a simcall
+}
+
+void sim_platform::join_workers() {
+  actor_state* me = g.cur;
+  for (auto& a : impl_->actors) {
+    a->join();
+    sim_detail::resume(me);
+  }
+  impl_->actors.clear();
+}
+
+void sim_platform::trace(const trace_event& ev) {
+  ++stats_.trace_events;
+  sim_detail::mix(ev.time_ns ^ (ev.message * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t(ev.actor) << 20) ^
+                  (std::uint64_t(ev.other) << 40) ^ (std::uint64_t(ev.worker) << 52) ^ (std::uint64_t(ev.kind) << 60));
+}
+
+void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes) {
+  actor_state* me = g.cur;
+  if (me->core < 0) return;
+  unsigned from = from_worker % cores_, to = to_worker % cores_;
+  if (from == to) return;
+  ++stats_.migrations;
+  double cost = g.per_kib * double(bytes) / 1024.0;
+  if (from / g.cores_per_socket != to / g.cores_per_socket && g.same > 0) cost *= g.cross / g.same;
+  charge(cost);
+}
+
+void sim_platform::abort_run(const std::string& why) {
+  stats_.errors.push_back(why);
+  stats_.aborted = true;
+  if (g.aborting) return;
+  g.aborting = true;
+  abort_clock_s_ = sg::Engine::get_clock();
+  // Running workers halt at their next yield; parked ones stay blocked; the engine then runs
+  // to the time limit at once (only the heartbeat's timer is left) and run() returns. No
+  // actor is ever unwound: their stacks point into the scheduler.
+}
+
+}  // namespace twinsched
