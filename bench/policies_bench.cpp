@@ -5,13 +5,20 @@
 // pool         donation finishes sooner than stealing
 // burst        adaptive starts threads during the burst and retires them after it
 //
-// The machine may be shared: each row shows the spread of its runs (max/min) and the run
-// prints the load average before and after, so contaminated numbers can be told apart.
+// The machine may be shared: each row shows the spread of its runs (max/min) and `cores`,
+// the CPU time the process got per second of wall time (a compute-bound 2-worker row that
+// got well under 2 shared its cores with other work), and the run prints the load average
+// before and after, so contaminated numbers can be told apart.
+#include <sys/resource.h>
+
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -25,6 +32,8 @@ namespace {
 
 struct measured {
   double wall = 0, lo = 0, hi = 0;  // median, min, max of wall seconds
+  double cores = 0;                 // process CPU seconds / wall seconds over all runs
+  int contended = 0;                // runs started while the two cores were not free
   double msgs_per_s = 0;
   bool ok = true;
   double donations = 0, migrations = 0, steals = 0;
@@ -37,6 +46,42 @@ double median(std::vector<double> v) {
   return v.empty() ? 0 : v[v.size() / 2];
 }
 
+double cpu_seconds() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  return double(u.ru_utime.tv_sec + u.ru_stime.tv_sec) + 1e-6 * double(u.ru_utime.tv_usec + u.ru_stime.tv_usec);
+}
+
+/// Share of two cores a pair of spinning threads gets for 20 ms (1.0: both cores free).
+double two_core_availability() {
+  std::atomic<bool> stop{false};
+  auto spin = [&] {
+    volatile std::uint64_t x = 0;
+    while (!stop.load(std::memory_order_relaxed)) x = x + 1;
+  };
+  double c0 = cpu_seconds();
+  auto t0 = std::chrono::steady_clock::now();
+  std::thread a(spin), b(spin);
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  stop = true;
+  a.join();
+  b.join();
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return (cpu_seconds() - c0) / (2 * wall);
+}
+
+int quiet_wait_s = 20;  // --quiet-wait
+
+/// Waits (up to quiet_wait_s) until both cores are free; false if they never were.
+bool wait_for_quiet() {
+  auto until = std::chrono::steady_clock::now() + std::chrono::seconds(quiet_wait_s);
+  do {
+    if (two_core_availability() >= 0.9) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  } while (std::chrono::steady_clock::now() < until);
+  return false;
+}
+
 double load_average() {
   double l[1] = {0};
   return getloadavg(l, 1) == 1 ? l[0] : -1;
@@ -46,9 +91,14 @@ measured measure(const std::string& wl, const std::map<std::string, param_value>
   const workload_info& info = *find_workload(wl);
   std::vector<double> wall, rate, don, mig, st, peak, fin, up, first;
   measured m;
+  double cpu = 0, walls = 0;
   for (int i = 0; i < runs; ++i) {
     auto w = info.make(with_defaults(info, params), 42);
+    if (!wait_for_quiet()) ++m.contended;
+    double c0 = cpu_seconds();
     run_result r = run_on_threads(c, *w, 42);
+    cpu += cpu_seconds() - c0;
+    walls += r.wall_s;
     m.ok = m.ok && r.ok();
     m.messages = r.messages;
     wall.push_back(r.wall_s);
@@ -66,6 +116,7 @@ measured measure(const std::string& wl, const std::map<std::string, param_value>
     first.push_back(f);
   }
   m.wall = median(wall);
+  m.cores = walls > 0 ? cpu / walls : 0;
   m.lo = *std::min_element(wall.begin(), wall.end());
   m.hi = *std::max_element(wall.begin(), wall.end());
   m.msgs_per_s = median(rate);
@@ -81,17 +132,22 @@ scheduler_config config(const std::string& policy, unsigned workers) {
   return c;
 }
 
+void note_contended(const measured& m) {
+  if (m.contended) std::printf("%-13s    ^ %d of its runs started while other work held a core\n", "", m.contended);
+}
+
 void header(const char* title) {
-  std::printf("\n## %s\n%-13s %2s %10s %9s %7s %11s %9s %9s %9s  %s\n", title, "policy", "w", "wall ms", "Mmsg/s",
-              "spread", "vs ideal", "steals", "migr", "donat", "ok");
+  std::printf("\n## %s\n%-13s %2s %10s %9s %7s %6s %11s %9s %9s %9s  %s\n", title, "policy", "w", "wall ms", "Mmsg/s",
+              "spread", "cores", "vs ideal", "steals", "migr", "donat", "ok");
 }
 
 void row(const std::string& policy, unsigned w, const measured& m, double ideal_s) {
   char vs[32] = "-";
   if (ideal_s > 0) std::snprintf(vs, sizeof vs, "%+.1f%%", 100.0 * (m.wall / ideal_s - 1));
-  std::printf("%-13s %2u %10.2f %9.3f %6.2fx %11s %9.0f %9.0f %9.0f  %s%s\n", policy.c_str(), w, m.wall * 1e3,
-              m.msgs_per_s / 1e6, m.hi / m.lo, vs, m.steals, m.migrations, m.donations, m.ok ? "ok" : "FAILED",
+  std::printf("%-13s %2u %10.2f %9.3f %6.2fx %6.2f %11s %9.0f %9.0f %9.0f  %s%s\n", policy.c_str(), w, m.wall * 1e3,
+              m.msgs_per_s / 1e6, m.hi / m.lo, m.cores, vs, m.steals, m.migrations, m.donations, m.ok ? "ok" : "FAILED",
               m.hi / m.lo > 1.3 ? "  (noisy)" : "");
+  note_contended(m);
 }
 
 }  // namespace
@@ -102,6 +158,7 @@ int main(int argc, char** argv) {
   std::string only;
   app.add_option("--runs", runs, "runs per cell (median reported)")->check(CLI::PositiveNumber);
   app.add_option("--only", only, "one workload: skewed | fanout-idle | pool | burst");
+  app.add_option("--quiet-wait", quiet_wait_s, "seconds to wait for two free cores before each run");
   CLI11_PARSE(app, argc, argv);
 
   std::printf("# policies bench: median of %d runs; load average before: %.2f\n", runs, load_average());
@@ -176,8 +233,8 @@ int main(int argc, char** argv) {
   if (only.empty() || only == "burst") {
     const std::map<std::string, param_value> p = {};  // defaults: 10 ms trickle, 100 ms burst over 64 actors, 10 ms
     std::printf("\n## burst: 5000 x 2 us trickle, 20000 x 5 us burst over 64 actors, 5000 x 2 us trickle\n");
-    std::printf("%-13s %8s %10s %7s %6s %6s %12s %12s %9s  %s\n", "policy", "threads", "wall ms", "spread", "peak",
-                "final", "1st start ms", "scale-up ms", "migr", "ok");
+    std::printf("%-13s %8s %10s %7s %6s %6s %6s %12s %12s %9s  %s\n", "policy", "threads", "wall ms", "spread", "cores",
+                "peak", "final", "1st start ms", "scale-up ms", "migr", "ok");
     std::string verdict;
     for (unsigned max_w : {1u, 2u, 4u}) {
       scheduler_config c = config("adaptive", 1);
@@ -187,9 +244,10 @@ int main(int argc, char** argv) {
       all_ok &= m.ok;
       char label[32];
       std::snprintf(label, sizeof label, "1..%u", max_w);
-      std::printf("%-13s %8s %10.2f %6.2fx %6.0f %6.0f %12.2f %12.2f %9.0f  %s%s\n", "adaptive", label, m.wall * 1e3,
-                  m.hi / m.lo, m.peak, m.final_workers, m.first_start_s * 1e3, m.scale_up_s * 1e3, m.migrations,
+      std::printf("%-13s %8s %10.2f %6.2fx %6.2f %6.0f %6.0f %12.2f %12.2f %9.0f  %s%s\n", "adaptive", label,
+                  m.wall * 1e3, m.hi / m.lo, m.cores, m.peak, m.final_workers, m.first_start_s * 1e3, m.scale_up_s * 1e3, m.migrations,
                   m.ok ? "ok" : "FAILED", m.hi / m.lo > 1.3 ? "  (noisy)" : "");
+      note_contended(m);
       if (max_w == 4) {
         char b[256];
         std::snprintf(b, sizeof b,
@@ -206,8 +264,9 @@ int main(int argc, char** argv) {
       all_ok &= m.ok;
       char label[32];
       std::snprintf(label, sizeof label, "%u", w);
-      std::printf("%-13s %8s %10.2f %6.2fx %6.0f %6.0f %12s %12s %9s  %s\n", "stealing", label, m.wall * 1e3,
-                  m.hi / m.lo, m.peak, m.final_workers, "-", "-", "-", m.ok ? "ok" : "FAILED");
+      std::printf("%-13s %8s %10.2f %6.2fx %6.2f %6.0f %6.0f %12s %12s %9s  %s\n", "stealing", label, m.wall * 1e3,
+                  m.hi / m.lo, m.cores, m.peak, m.final_workers, "-", "-", "-", m.ok ? "ok" : "FAILED");
+      note_contended(m);
     }
     verdicts.push_back(verdict);
   }

@@ -115,7 +115,8 @@ class mailbox {
         out[o++] = chain[i];
         continue;
       }
-      // release: a later consumer (after a hand-over of the actor) reads it with acquire
+      // relaxed load: a link this walk already read with acquire; release store: a later
+      // consumer (after a hand-over of the actor) reads the new link with pop's acquire
       if (prev->next.load(std::memory_order_relaxed) != chain[i]) prev->next.store(chain[i], std::memory_order_release);
       prev = chain[i];
     }

@@ -89,7 +89,7 @@ class scheduler {
       workers_.push_back(std::make_unique<worker<P, Pol>>(*this, i));
       // the first `workers` slots are taken before any thread runs: a worker that starts
       // another one must not pick a slot the run() loop has yet to launch
-      slot_busy_[i].store(i < c.workers ? 1 : 0, std::memory_order_relaxed);
+      slot_busy_[i].store(i < c.workers ? 1 : 0, std::memory_order_relaxed);  // no thread yet
     }
     if constexpr (requires { policy_.set_tracer(tracer_); }) policy_.set_tracer(tracer_);
   }
@@ -98,7 +98,7 @@ class scheduler {
   run_result run(workload& w) {
     w.start(injector_);
     t0_ = plat_.now_ns();
-    counts_.store(std::uint64_t(cfg_.workers) << 32, std::memory_order_relaxed);
+    counts_.store(std::uint64_t(cfg_.workers) << 32, std::memory_order_relaxed);  // no worker yet: start_worker publishes it
     timeline_.emplace_back(0.0, cfg_.workers);
     if constexpr (dynamic) {
       lock_guard g(start_mutex_);  // a worker may start another one before this loop ends
@@ -154,16 +154,13 @@ class scheduler {
   /// Starts a thread on reserved slot `i`. Called by a worker that is not idle.
   void start_reserved(unsigned i) {
     static_assert(dynamic, "only policies that declare dynamic_workers start workers");
-    std::uint64_t v = counts_.fetch_add(std::uint64_t(1) << 32, std::memory_order_acq_rel) + (std::uint64_t(1) << 32);
-    record(unsigned(v >> 32));
+    change_running(std::int64_t(1) << 32);
     lock_guard g(start_mutex_);
     launch(i);
   }
   /// The calling worker (idle, its queue already emptied by the policy) leaves the run.
   void retire_worker() {
-    constexpr std::uint64_t one_both = (std::uint64_t(1) << 32) + 1;
-    std::uint64_t v = counts_.fetch_sub(one_both, std::memory_order_acq_rel) - one_both;
-    record(unsigned(v >> 32));
+    std::uint64_t v = change_running(-((std::int64_t(1) << 32) + 1));
     if (std::uint32_t(v) == std::uint32_t(v >> 32) && !done() && quiescent()) finish();
   }
   /// Running workers now (exact when no start or retire is in flight).
@@ -240,10 +237,14 @@ class scheduler {
     if constexpr (dynamic) finished_.unpark();
   }
 
-  void record(unsigned running) {
-    double t = double(plat_.now_ns() - t0_) * 1e-9;
+  /// Adds `delta` to counts_ and records the new running count. Under timeline_mutex_, so
+  /// the timeline lists the counts in the order they happened (idle-only changes, which
+  /// do not take the lock, leave the running half alone).
+  std::uint64_t change_running(std::int64_t delta) {
     lock_guard g(timeline_mutex_);
-    timeline_.emplace_back(t, running);
+    std::uint64_t v = counts_.fetch_add(std::uint64_t(delta), std::memory_order_acq_rel) + std::uint64_t(delta);
+    timeline_.emplace_back(double(plat_.now_ns() - t0_) * 1e-9, unsigned(v >> 32));
+    return v;
   }
 
   bool quiescent() const {

@@ -4,10 +4,13 @@
 #include <algorithm>
 #include <memory>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "models/behavior.hpp"
+#include "models/mailbox.hpp"
 #include "runtime/run_threads.hpp"
+#include "runtime/thread_platform.hpp"
 
 using namespace twinsched;
 
@@ -114,6 +117,75 @@ TEST_CASE("every policy is listed by name and accepted") {
     CHECK(std::find(policy_names().begin(), policy_names().end(), p) != policy_names().end());
     CHECK(rejection(base("pool", p)) == "(accepted)");
   }
+}
+
+// ---- the mailbox operation donation relies on (mailbox.hpp: take_newest) ---------------------
+
+namespace {
+using P = thread_platform;
+using node = envelope<P>;
+
+std::vector<std::uint64_t> drain(mailbox<P>& box) {
+  std::vector<std::uint64_t> ids;
+  for (;;) {
+    node *e = nullptr, *spent = nullptr;
+    auto st = box.pop(e, spent);
+    if (st == mailbox<P>::pop_status::empty) return ids;
+    if (st == mailbox<P>::pop_status::item) ids.push_back(e->id);
+  }
+}
+}  // namespace
+
+TEST_CASE("take_newest unlinks the newest eligible messages but never the last one, and the rest stay in order") {
+  node dummy;
+  mailbox<P> box(&dummy);
+  std::vector<node> es(10);
+  for (std::size_t i = 0; i < es.size(); ++i) {
+    es[i].id = i + 1;
+    es[i].msg.flags = i == 7 ? message_donated : 0;  // message 8 was donated once already
+    box.push(&es[i]);
+  }
+  CHECK(box.backlog(100) == 10);
+  CHECK(box.backlog(3) == 3);
+  node* out[16];
+  std::size_t n = box.take_newest(100, 4, [](const message& m) { return (m.flags & message_donated) == 0; }, out);
+  REQUIRE(n == 4);
+  // 10 is the last one reached (producers may be linking onto it), 8 is not eligible
+  CHECK(out[0]->id == 5);
+  CHECK(out[1]->id == 6);
+  CHECK(out[2]->id == 7);
+  CHECK(out[3]->id == 9);
+  CHECK(box.backlog(100) == 6);
+  CHECK(drain(box) == std::vector<std::uint64_t>{1, 2, 3, 4, 8, 10});
+}
+
+TEST_CASE("take_newest racing producers: every message leaves the mailbox exactly once" *
+          doctest::test_suite("concurrency") * doctest::timeout(60)) {
+  constexpr std::size_t producers = 3, per = 20000;
+  node dummy;
+  mailbox<P> box(&dummy);
+  std::vector<node> es(producers * per);
+  std::vector<std::thread> ts;
+  for (std::size_t p = 0; p < producers; ++p)
+    ts.emplace_back([&, p] {
+      for (std::size_t i = 0; i < per; ++i) {
+        node& e = es[p * per + i];
+        e.id = p * per + i;
+        box.push(&e);
+      }
+    });
+  std::vector<int> seen(es.size(), 0);
+  std::size_t got = 0;
+  node* out[mailbox<P>::max_scan];
+  while (got < es.size()) {
+    node *e = nullptr, *spent = nullptr;
+    if (box.pop(e, spent) == mailbox<P>::pop_status::item) ++seen[e->id], ++got;
+    std::size_t n = box.take_newest(64, 8, [](const message&) { return true; }, out);
+    for (std::size_t i = 0; i < n; ++i) ++seen[out[i]->id], ++got;
+  }
+  for (auto& t : ts) t.join();
+  CHECK(drain(box).empty());
+  CHECK(std::count(seen.begin(), seen.end(), 1) == std::ptrdiff_t(es.size()));
 }
 
 // ---- donation ------------------------------------------------------------------------------
@@ -226,7 +298,7 @@ TEST_CASE("sharing hands pending actors to a hungry dispatcher; distribution nev
   REQUIRE(shared.ok());
   CHECK(total(shared, &worker_stats::migrations) > 0);
   // dispatcher 1 owns only cold actors (about 5% of the messages) until it is fed
-  CHECK(shared.per_worker[1].messages > shared.messages / 5);
+  CHECK(shared.per_worker[1].messages > shared.messages / 10);  // twice what it owns
 
   s.sched.policy = "distribution";
   run_result dist = run_on_threads(s);

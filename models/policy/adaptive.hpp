@@ -75,12 +75,12 @@ class adaptive_policy {
         retire_after_(c.retire_after_ns), fwd_(std::make_unique<typename P::template atomic<std::uint32_t>[]>(n_)) {
     for (unsigned i = 0; i < n_; ++i) {
       slots_.push_back(std::make_unique<slot>());
-      fwd_[i].store(i, std::memory_order_relaxed);  // published by starting the threads
+      fwd_[i].store(i, std::memory_order_relaxed);  // before any thread: starting them publishes it
       slots_[i]->on = i < initial_;
       if (!slots_[i]->on) slots_[i]->q.close_and_take();
     }
     active_ = initial_;
-    active_count_.store(initial_, std::memory_order_relaxed);
+    active_count_.store(initial_, std::memory_order_relaxed);  // before any thread, as above
   }
 
   /// Round robin over the initial threads when spawned from outside; the spawner's own
@@ -134,10 +134,12 @@ class adaptive_policy {
       lock_guard g(scale_mutex_);
       if (active_ <= min_ || me.q.size() != 0) return false;
       t = least_loaded(w);
-      for (unsigned i = 0; i < n_; ++i)  // step 1
+      // step 1; relaxed load: fwd_ is written only under scale_mutex_, which we hold;
+      // the release store pairs with send_home's acquire load
+      for (unsigned i = 0; i < n_; ++i)
         if (fwd_[i].load(std::memory_order_relaxed) == w) fwd_[i].store(t, std::memory_order_release);
       me.on = false;
-      active_count_.store(--active_, std::memory_order_relaxed);
+      active_count_.store(--active_, std::memory_order_relaxed);  // a mirror read only as a hint
       left = me.q.close_and_take();  // step 2
     }
     while (left) {  // step 3
@@ -243,7 +245,7 @@ class adaptive_policy {
           ns.idle_since = 0;
           ns.since_idle = 0;
           fwd_[unsigned(s)].store(unsigned(s), std::memory_order_release);  // pairs with send_home's acquire
-          active_count_.store(++active_, std::memory_order_relaxed);
+          active_count_.store(++active_, std::memory_order_relaxed);  // a mirror read only as a hint
           target = s;
           started = true;
         }

@@ -43,7 +43,7 @@ class dispatcher_queue {
     if (!a) return nullptr;
     head_ = a->next_runnable;
     if (!head_) tail_ = nullptr;
-    size_.store(size_.load(std::memory_order_relaxed) - 1, std::memory_order_release);
+    size_.store(size_.load(std::memory_order_relaxed) - 1, std::memory_order_release);  // as in link()
     return a;
   }
 
@@ -65,19 +65,21 @@ class dispatcher_queue {
     closed_ = false;
   }
 
-  std::size_t size() const { return size_.load(std::memory_order_acquire); }
+  std::size_t size() const { return size_.load(std::memory_order_acquire); }  // pairs with link's release
 
  private:
   void link(cell& a) {
     a.next_runnable = nullptr;
     (tail_ ? tail_->next_runnable : head_) = &a;
     tail_ = &a;
+    // under the lock, so relaxed reads our own last write; release pairs with the acquire
+    // in pop() and size() (a reader that sees the count sees the link)
     size_.store(size_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   }
   cell* unlink_all() {
     cell* all = head_;
     head_ = tail_ = nullptr;
-    size_.store(0, std::memory_order_release);
+    size_.store(0, std::memory_order_release);  // pairs with the acquire in pop() and size()
     return all;
   }
 

@@ -134,6 +134,8 @@ class sharing_policy {
     }
   }
 
+  // `hungry` and `hungry_count_` are written only under hungry_mutex_; relaxed everywhere:
+  // the mutex orders the writers, and lock-free readers take them as hints (header).
   void fed(unsigned w) {
     lock_guard g(hungry_mutex_);
     slots_[w]->hungry.store(0, std::memory_order_relaxed);  // stays listed; givers discard it
