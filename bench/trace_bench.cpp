@@ -1,14 +1,14 @@
-// twinsched-trace-bench: what tracing costs: throughput of `forward` untraced, at decisions and at full level (median of N), and bytes per event.
+// twinsched-trace-bench: what tracing costs: throughput of `forward` untraced, at decisions and at full level (median
+// of N), and bytes per event.
 #include <unistd.h>
 
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 #include <thread>
 #include <vector>
-
-#include <CLI/CLI.hpp>
 
 #include "runtime/run_threads.hpp"
 #include "traces/trace_reader.hpp"
@@ -31,9 +31,10 @@ struct level_result {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"Measures the cost of tracing: forward's throughput untraced, at the decisions level and at the full "
-               "level, median of N interleaved runs, plus trace size per event.",
-               "twinsched-trace-bench"};
+  CLI::App app{
+      "Measures the cost of tracing: forward's throughput untraced, at the decisions level and at the full "
+      "level, median of N interleaved runs, plus trace size per event.",
+      "twinsched-trace-bench"};
   int runs = 5;
   unsigned workers = 2;
   std::int64_t actors = 1000, tokens = 200, hops = 100000;
@@ -46,7 +47,8 @@ int main(int argc, char** argv) {
   app.add_option("--hops", hops, "forward: hops per token.")->capture_default_str();
   app.add_option("--policy", policy, "Scheduling policy.")->capture_default_str();
   app.add_option("--idle", idle, "Idle strategy.")->capture_default_str();
-  app.add_option("--dir", dir, "Where traces are written (and deleted): a RAM disk measures the recorder, not the disk.")
+  app.add_option("--dir", dir,
+                 "Where traces are written (and deleted): a RAM disk measures the recorder, not the disk.")
       ->capture_default_str();
   CLI11_PARSE(app, argc, argv);
 
@@ -98,8 +100,10 @@ int main(int argc, char** argv) {
   for (int l = 0; l < configs; ++l) {
     const double m = median(res[l].rates);
     if (l == 0 || l >= 3) {
-      if (l == 0) std::printf("%-26s %12.0f %9s\n", names[l], m, "-");
-      else std::printf("%-26s %12.0f %8.1f%%\n", names[l], m, 100.0 * (1.0 - m / base));
+      if (l == 0)
+        std::printf("%-26s %12.0f %9s\n", names[l], m, "-");
+      else
+        std::printf("%-26s %12.0f %8.1f%%\n", names[l], m, 100.0 * (1.0 - m / base));
       continue;
     }
     std::printf("%-26s %12.0f %8.1f%% %12llu %12.2f %8.1f %11.1f%% %7llu\n", names[l], m, 100.0 * (1.0 - m / base),

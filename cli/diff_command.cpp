@@ -1,11 +1,10 @@
 // `twinsched diff A B`: two traces of the same scenario compared: metrics, logical equivalence, first divergence.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
-
-#include <CLI/CLI.hpp>
-#include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
 #include "traces/diff.hpp"
@@ -33,7 +32,8 @@ double parse_tolerance(const std::string& s) {
     used = 0;
   }
   if (used != t.size() || t.empty() || !(v >= 0))
-    throw CLI::ValidationError("--tolerance", "expected a percentage such as 10% or a fraction such as 0.1, got '" + s + "'");
+    throw CLI::ValidationError("--tolerance",
+                               "expected a percentage such as 10% or a fraction such as 0.1, got '" + s + "'");
   return percent || v > 1 ? v / 100 : v;
 }
 
@@ -44,12 +44,15 @@ int diff(const diff_cli& o) {
   opt.events = o.events;
   opt.context = o.context;
   traces::diff_report d = traces::diff_traces(a, b, opt);
-  if (o.json) std::cout << traces::diff_json(d).dump(2) << '\n';
-  else traces::print_diff(std::cout, d);
+  if (o.json)
+    std::cout << traces::diff_json(d).dump(2) << '\n';
+  else
+    traces::print_diff(std::cout, d);
   return d.exit_code();
 }
 
-constexpr const char* diff_footer = R"(Works for any two traces of the same workload: real vs simulated, policy X vs policy Y,
+constexpr const char* diff_footer =
+    R"(Works for any two traces of the same workload: real vs simulated, policy X vs policy Y,
 run vs run. Metrics come from each trace's footer and one pass over its events; the
 queueing delay (send -> message begin) needs --trace-level full. Logical equivalence
 compares every actor's delivery count and payload digest. The first diverging event is
@@ -67,8 +70,9 @@ metric over the tolerance, 2 a file is not a readable trace.)";
 void add_diff_command(CLI::App& app, action& chosen) {
   auto o = std::make_shared<diff_cli>();
   CLI::App* cmd = app.add_subcommand(
-      "diff", "Compare two traces: headline metrics side by side with absolute and relative differences, "
-              "per-actor logical equivalence, and for two simulations the first event where they part ways.");
+      "diff",
+      "Compare two traces: headline metrics side by side with absolute and relative differences, "
+      "per-actor logical equivalence, and for two simulations the first event where they part ways.");
   cmd->footer(diff_footer);
   cmd->add_option("a", o->a, "First trace (.tst), the baseline.")->required()->type_name("A");
   cmd->add_option("b", o->b, "Second trace (.tst).")->required()->type_name("B");

@@ -1,10 +1,9 @@
 // `twinsched export perfetto FILE -o OUT.json`: a trace as Chrome trace-event JSON, optionally a time window of it.
+#include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
 #include <memory>
 #include <string>
-
-#include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
 #include "traces/perfetto_export.hpp"
@@ -33,7 +32,8 @@ int export_perfetto(const export_cli& o) {
   return 0;
 }
 
-constexpr const char* export_footer = R"(Open the file in https://ui.perfetto.dev (or chrome://tracing). One track per worker with
+constexpr const char* export_footer =
+    R"(Open the file in https://ui.perfetto.dev (or chrome://tracing). One track per worker with
 actor turns (each containing its messages at the full level), idle spells and parks;
 arrows from each send to the message it became; counters of runnable actors and parked
 workers. Times are nanoseconds since the trace began (see `twinsched trace info`).

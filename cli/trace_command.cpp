@@ -1,12 +1,12 @@
-// `twinsched trace info FILE`: a trace's header, what the run measured, event counts by kind, duration, per-worker time.
+// `twinsched trace info FILE`: a trace's header, what the run measured, event counts by kind, duration, per-worker
+// time.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <ctime>
 #include <iostream>
 #include <memory>
-#include <string>
-
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+#include <string>
 
 #include "cli/commands.hpp"
 #include "traces/format.hpp"
@@ -43,11 +43,21 @@ std::string utc(std::uint64_t unix_s) {
 }
 
 nlohmann::json header_json(const traces::trace_header& h) {
-  return {{"version", h.version},       {"scenario", h.scenario},         {"scenario_hash", hex64(h.scenario_hash)},
-          {"workload_hash", hex64(h.workload_hash)}, {"seed", h.seed},   {"backend", h.backend},
-          {"machine", h.machine},       {"workers", h.workers},           {"lanes", h.lanes},
-          {"policy", h.policy},         {"idle", h.idle},                 {"clock", h.clock},
-          {"level", traces::level_name(h.level)}, {"created_unix_s", h.created_unix_s}, {"producer", h.producer}};
+  return {{"version", h.version},
+          {"scenario", h.scenario},
+          {"scenario_hash", hex64(h.scenario_hash)},
+          {"workload_hash", hex64(h.workload_hash)},
+          {"seed", h.seed},
+          {"backend", h.backend},
+          {"machine", h.machine},
+          {"workers", h.workers},
+          {"lanes", h.lanes},
+          {"policy", h.policy},
+          {"idle", h.idle},
+          {"clock", h.clock},
+          {"level", traces::level_name(h.level)},
+          {"created_unix_s", h.created_unix_s},
+          {"producer", h.producer}};
 }
 
 int info(const info_options& o) {
@@ -69,8 +79,12 @@ int info(const info_options& o) {
       if (by_kind[k]) kinds[traces::kind_name(k)] = by_kind[k];
     nlohmann::json workers = nlohmann::json::array();
     for (const auto& [lane, w] : st.workers)
-      workers.push_back({{"worker", lane}, {"span_ns", w.span()}, {"running_pct", w.share(w.running_ns)},
-                         {"idle_pct", w.share(w.idle_ns)}, {"parked_pct", w.share(w.parked_ns)}, {"turns", w.turns},
+      workers.push_back({{"worker", lane},
+                         {"span_ns", w.span()},
+                         {"running_pct", w.share(w.running_ns)},
+                         {"idle_pct", w.share(w.idle_ns)},
+                         {"parked_pct", w.share(w.parked_ns)},
+                         {"turns", w.turns},
                          {"messages", w.messages}});
     nlohmann::json out = {{"file", o.file},
                           {"bytes", r.file_size()},
@@ -89,8 +103,10 @@ int info(const info_options& o) {
       out["duration_ns"] = st.duration();
       out["workers"] = workers;
       if (st.has_messages())
-        out["queueing_ns"] = {{"p50", st.queueing.quantile(0.5)}, {"p90", st.queueing.quantile(0.9)},
-                              {"p99", st.queueing.quantile(0.99)}, {"max", st.queueing.max()}};
+        out["queueing_ns"] = {{"p50", st.queueing.quantile(0.5)},
+                              {"p90", st.queueing.quantile(0.9)},
+                              {"p99", st.queueing.quantile(0.99)},
+                              {"max", st.queueing.max()}};
     }
     std::cout << out.dump(2) << '\n';
     return 0;
@@ -115,7 +131,8 @@ int info(const info_options& o) {
   std::cout << "events by kind\n";
   for (unsigned k = 0; k < traces::kind_count; ++k) {
     if (!by_kind[k]) continue;
-    std::snprintf(line, sizeof line, "  %-14s %14llu\n", traces::kind_name(k), static_cast<unsigned long long>(by_kind[k]));
+    std::snprintf(line, sizeof line, "  %-14s %14llu\n", traces::kind_name(k),
+                  static_cast<unsigned long long>(by_kind[k]));
     std::cout << line;
   }
   if (!o.quick && !st.workers.empty()) {
@@ -129,7 +146,8 @@ int info(const info_options& o) {
   }
   if (!o.quick) {
     if (st.has_messages()) {
-      std::snprintf(line, sizeof line, "queueing      send -> message begin: p50 %llu ns, p90 %llu ns, p99 %llu ns, max %llu ns\n",
+      std::snprintf(line, sizeof line,
+                    "queueing      send -> message begin: p50 %llu ns, p90 %llu ns, p99 %llu ns, max %llu ns\n",
                     static_cast<unsigned long long>(st.queueing.quantile(0.5)),
                     static_cast<unsigned long long>(st.queueing.quantile(0.9)),
                     static_cast<unsigned long long>(st.queueing.quantile(0.99)),
@@ -150,8 +168,9 @@ void add_trace_command(CLI::App& app, action& chosen) {
   trace->require_subcommand(1);
   auto o = std::make_shared<info_options>();
   CLI::App* info_cmd = trace->add_subcommand(
-      "info", "Print a trace's header (scenario, backend, machine, workers, policy, clock), event counts by kind, "
-              "duration and per-worker time shares. Reads the whole file once, checking every checksum.");
+      "info",
+      "Print a trace's header (scenario, backend, machine, workers, policy, clock), event counts by kind, "
+      "duration and per-worker time shares. Reads the whole file once, checking every checksum.");
   info_cmd->add_option("file", o->file, "Trace file (.tst).")->required()->type_name("FILE");
   info_cmd->add_flag("--json", o->json, "Print one JSON object instead of text.");
   info_cmd->add_flag("--quick", o->quick, "Only the header and the footer's totals: do not decode the events.");

@@ -11,8 +11,9 @@ tsc_clock::pair tsc_clock::sample() {
   std::uint64_t best_gap = ~std::uint64_t(0);
   for (int k = 0; k < 5; ++k) {  // the tightest of 5: robust to an interrupt between the reads
     const std::uint64_t a = read();
-    const std::int64_t ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                                std::chrono::steady_clock::now().time_since_epoch()).count();
+    const std::int64_t ns =
+        std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+            .count();
     const std::uint64_t b = read();
     if (b - a < best_gap) {
       best_gap = b - a;

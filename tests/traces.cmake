@@ -3,6 +3,7 @@ add_executable(traces_tests
   ${CMAKE_CURRENT_LIST_DIR}/doctest_main.cpp
   ${CMAKE_CURRENT_LIST_DIR}/traces_format_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/traces_damage_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/traces_recorder_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/traces_run_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/traces_perfetto_test.cpp)
 target_link_libraries(traces_tests PRIVATE twinsched_runtime twinsched_traces twinsched_scenarios doctest::doctest

@@ -1,4 +1,5 @@
-// Damaged trace files: truncated at many points, flipped bits, wrong magic, a future version, a missing block; each rejected at the right byte.
+// Damaged trace files: truncated at many points, flipped bits, wrong magic, a future version, a missing block; each
+// rejected at the right byte.
 #include <doctest/doctest.h>
 
 #include <string>
@@ -86,7 +87,9 @@ TEST_CASE("a file truncated anywhere is rejected, naming where it ends or the pa
   }
   SUBCASE("between two blocks") { expect_rejected(cut(b, l.blocks[3].offset), l.blocks[3].offset, "cut short"); }
   SUBCASE("before the footer") { expect_rejected(cut(b, l.footer), l.footer, "cut short"); }
-  SUBCASE("inside the footer") { expect_rejected(cut(b, l.footer + block_header_size + 10), l.footer + 12, "runs past the end"); }
+  SUBCASE("inside the footer") {
+    expect_rejected(cut(b, l.footer + block_header_size + 10), l.footer + 12, "runs past the end");
+  }
   SUBCASE("without the trailer") { expect_rejected(cut(b, l.trailer), l.trailer, "trailer"); }
   SUBCASE("one byte short") { expect_rejected(cut(b, b.size() - 1), l.trailer, "truncated"); }
 }
@@ -98,19 +101,25 @@ TEST_CASE("a flipped bit anywhere is caught by a checksum, naming the damaged pa
   SUBCASE("in the magic") { expect_rejected(flip(b, 3), 0, "not a twinsched trace"); }
   SUBCASE("in the version") { expect_rejected(flip(b, 8), header_crc, "header checksum mismatch"); }
   SUBCASE("in a header field") { expect_rejected(flip(b, 25), header_crc, "header checksum mismatch"); }
-  SUBCASE("in the header checksum") { expect_rejected(flip(b, header_crc + 1), header_crc, "header checksum mismatch"); }
+  SUBCASE("in the header checksum") {
+    expect_rejected(flip(b, header_crc + 1), header_crc, "header checksum mismatch");
+  }
   SUBCASE("in a block's marker") { expect_rejected(flip(b, l.blocks[2].offset), l.blocks[2].offset, "block marker"); }
   SUBCASE("in a block header's lane") {
     expect_rejected(flip(b, l.blocks[1].offset + 6), l.blocks[1].offset, "block header checksum mismatch");
   }
   SUBCASE("in a block's events") {
-    expect_rejected(flip(b, l.blocks[4].offset + block_header_size + 3), l.blocks[4].offset, "payload checksum mismatch");
+    expect_rejected(flip(b, l.blocks[4].offset + block_header_size + 3), l.blocks[4].offset,
+                    "payload checksum mismatch");
   }
   SUBCASE("in the last block's last byte") {
     const auto& last = l.blocks.back();
-    expect_rejected(flip(b, last.offset + block_header_size + last.length - 1), last.offset, "payload checksum mismatch");
+    expect_rejected(flip(b, last.offset + block_header_size + last.length - 1), last.offset,
+                    "payload checksum mismatch");
   }
-  SUBCASE("in the footer") { expect_rejected(flip(b, l.footer + block_header_size + 2), l.footer, "footer checksum mismatch"); }
+  SUBCASE("in the footer") {
+    expect_rejected(flip(b, l.footer + block_header_size + 2), l.footer, "footer checksum mismatch");
+  }
   SUBCASE("in the trailer") { expect_rejected(flip(b, b.size() - 10), l.trailer, "trailer"); }
 }
 

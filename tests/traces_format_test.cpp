@@ -1,4 +1,5 @@
-// The trace format: every event kind and field survives a file round trip; header, footer, cursors, checksums, histogram.
+// The trace format: every event kind and field survives a file round trip; header, footer, cursors, checksums,
+// histogram.
 #include <doctest/doctest.h>
 
 #include <algorithm>

@@ -4,11 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 #include <vector>
-
-#include <nlohmann/json.hpp>
 
 #include "runtime/run_threads.hpp"
 #include "traces/perfetto_export.hpp"
@@ -36,7 +35,8 @@ void check_nesting(const std::map<int, std::vector<slice>>& tracks) {
     std::vector<slice> stack;
     for (const auto& s : v) {
       CHECK(s.e >= s.b);
-      while (!stack.empty() && stack.back().e <= s.b && !(stack.back().e == s.b && stack.back().b == s.b)) stack.pop_back();
+      while (!stack.empty() && stack.back().e <= s.b && !(stack.back().e == s.b && stack.back().b == s.b))
+        stack.pop_back();
       if (!stack.empty()) {
         INFO("track " << tid << ": " << s.name << " [" << s.b << ", " << s.e << "] inside " << stack.back().name << " ["
                       << stack.back().b << ", " << stack.back().e << "]");
@@ -57,88 +57,89 @@ nlohmann::json exported(const trace_reader& r, const perfetto_options& o, perfet
 }  // namespace
 
 TEST_SUITE("concurrency") {
-
-TEST_CASE("the Perfetto export of a real run is well formed and its slices nest on each worker track" * doctest::timeout(60)) {
-  temp_file f("perfetto");
-  scenario s;
-  s.name = "perfetto";
-  s.workload = "forward";
-  s.workload_params = {{"actors", std::int64_t(50)}, {"tokens", std::int64_t(10)}, {"hops", std::int64_t(300)}};
-  s.sched.idle.strategy = "park";
-  REQUIRE(run_on_threads(s, trace_request{f.path(), trace_level::full}).ok());
-  trace_reader r(f.path());
-  perfetto_summary sum;
-  nlohmann::json j = exported(r, {}, &sum);
-  REQUIRE(j.contains("traceEvents"));
-  CHECK(j["displayTimeUnit"] == "ns");
-  CHECK(j["otherData"]["flows_sampled"] == false);
-  std::map<int, std::vector<slice>> tracks;
-  std::map<std::string, int> names;
-  std::set<std::uint64_t> starts, finishes;
-  std::size_t counters = 0;
-  for (const auto& e : j["traceEvents"]) {
-    const std::string ph = e["ph"];
-    if (ph == "X") {
-      tracks[e["tid"].get<int>()].push_back({ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["name"]});
-      ++names[e["cat"]];
-    } else if (ph == "s") {
-      starts.insert(e["id"].get<std::uint64_t>());
-    } else if (ph == "f") {
-      CHECK(e["bp"] == "e");
-      finishes.insert(e["id"].get<std::uint64_t>());
-    } else if (ph == "C") {
-      ++counters;
-    } else if (ph == "M") {
-      const std::string name = e["name"];
-      CHECK((name == "process_name" || name == "thread_name" || name == "thread_sort_index"));
+  TEST_CASE("the Perfetto export of a real run is well formed and its slices nest on each worker track" *
+            doctest::timeout(60)) {
+    temp_file f("perfetto");
+    scenario s;
+    s.name = "perfetto";
+    s.workload = "forward";
+    s.workload_params = {{"actors", std::int64_t(50)}, {"tokens", std::int64_t(10)}, {"hops", std::int64_t(300)}};
+    s.sched.idle.strategy = "park";
+    REQUIRE(run_on_threads(s, trace_request{f.path(), trace_level::full}).ok());
+    trace_reader r(f.path());
+    perfetto_summary sum;
+    nlohmann::json j = exported(r, {}, &sum);
+    REQUIRE(j.contains("traceEvents"));
+    CHECK(j["displayTimeUnit"] == "ns");
+    CHECK(j["otherData"]["flows_sampled"] == false);
+    std::map<int, std::vector<slice>> tracks;
+    std::map<std::string, int> names;
+    std::set<std::uint64_t> starts, finishes;
+    std::size_t counters = 0;
+    for (const auto& e : j["traceEvents"]) {
+      const std::string ph = e["ph"];
+      if (ph == "X") {
+        tracks[e["tid"].get<int>()].push_back({ns(e["ts"]), ns(e["ts"]) + ns(e["dur"]), e["name"]});
+        ++names[e["cat"]];
+      } else if (ph == "s") {
+        starts.insert(e["id"].get<std::uint64_t>());
+      } else if (ph == "f") {
+        CHECK(e["bp"] == "e");
+        finishes.insert(e["id"].get<std::uint64_t>());
+      } else if (ph == "C") {
+        ++counters;
+      } else if (ph == "M") {
+        const std::string name = e["name"];
+        CHECK((name == "process_name" || name == "thread_name" || name == "thread_sort_index"));
+      }
     }
+    CHECK(names["turn"] == r.footer().count(unsigned(event_kind::run_begin)));
+    CHECK(names["message"] == r.footer().count(unsigned(event_kind::message_begin)));
+    CHECK(tracks.count(1));
+    CHECK(tracks.count(2));
+    check_nesting(tracks);
+    // every arrow that ends was started; with no sampling, every message has one
+    for (auto id : finishes) CHECK(starts.count(id));
+    CHECK(finishes.size() == r.footer().messages);
+    CHECK(sum.flows == finishes.size());
+    CHECK(counters > 0);
   }
-  CHECK(names["turn"] == r.footer().count(unsigned(event_kind::run_begin)));
-  CHECK(names["message"] == r.footer().count(unsigned(event_kind::message_begin)));
-  CHECK(tracks.count(1));
-  CHECK(tracks.count(2));
-  check_nesting(tracks);
-  // every arrow that ends was started; with no sampling, every message has one
-  for (auto id : finishes) CHECK(starts.count(id));
-  CHECK(finishes.size() == r.footer().messages);
-  CHECK(sum.flows == finishes.size());
-  CHECK(counters > 0);
-}
 
-TEST_CASE("a windowed export keeps only that window, still nested, and says when flows are sampled" * doctest::timeout(60)) {
-  temp_file f("perfetto-window");
-  scenario s;
-  s.name = "perfetto-window";
-  s.workload = "forward";
-  s.workload_params = {{"actors", std::int64_t(100)}, {"tokens", std::int64_t(20)}, {"hops", std::int64_t(2000)}};
-  REQUIRE(run_on_threads(s, trace_request{f.path(), trace_level::full}).ok());
-  trace_reader r(f.path());
-  std::uint64_t t0 = ~std::uint64_t(0), t1 = 0;
-  for (const auto& l : r.footer().lanes) t0 = std::min(t0, l.first_ns), t1 = std::max(t1, l.last_ns);
-  perfetto_options o;
-  o.from_ns = t0 + (t1 - t0) / 4;
-  o.to_ns = t0 + (t1 - t0) / 2;
-  o.max_flows = 50;
-  perfetto_summary sum;
-  nlohmann::json j = exported(r, o, &sum);
-  CHECK(sum.sampled());
-  CHECK(j["otherData"]["flows_sampled"] == true);
-  CHECK(j["otherData"]["flow_sampling"].get<std::string>().find("about 1 in") == 0);
-  std::map<int, std::vector<slice>> tracks;
-  for (const auto& e : j["traceEvents"]) {
-    if (e["ph"] == "M") continue;
-    const std::int64_t ts = ns(e["ts"]);
-    CHECK(ts >= std::int64_t(o.from_ns));
-    CHECK(ts <= std::int64_t(o.to_ns));
-    if (e["ph"] == "X") {
-      CHECK(ts + ns(e["dur"]) <= std::int64_t(o.to_ns));
-      tracks[e["tid"].get<int>()].push_back({ts, ts + ns(e["dur"]), e["name"]});
+  TEST_CASE("a windowed export keeps only that window, still nested, and says when flows are sampled" *
+            doctest::timeout(60)) {
+    temp_file f("perfetto-window");
+    scenario s;
+    s.name = "perfetto-window";
+    s.workload = "forward";
+    s.workload_params = {{"actors", std::int64_t(100)}, {"tokens", std::int64_t(20)}, {"hops", std::int64_t(2000)}};
+    REQUIRE(run_on_threads(s, trace_request{f.path(), trace_level::full}).ok());
+    trace_reader r(f.path());
+    std::uint64_t t0 = ~std::uint64_t(0), t1 = 0;
+    for (const auto& l : r.footer().lanes) t0 = std::min(t0, l.first_ns), t1 = std::max(t1, l.last_ns);
+    perfetto_options o;
+    o.from_ns = t0 + (t1 - t0) / 4;
+    o.to_ns = t0 + (t1 - t0) / 2;
+    o.max_flows = 50;
+    perfetto_summary sum;
+    nlohmann::json j = exported(r, o, &sum);
+    CHECK(sum.sampled());
+    CHECK(j["otherData"]["flows_sampled"] == true);
+    CHECK(j["otherData"]["flow_sampling"].get<std::string>().find("about 1 in") == 0);
+    std::map<int, std::vector<slice>> tracks;
+    for (const auto& e : j["traceEvents"]) {
+      if (e["ph"] == "M") continue;
+      const std::int64_t ts = ns(e["ts"]);
+      CHECK(ts >= std::int64_t(o.from_ns));
+      CHECK(ts <= std::int64_t(o.to_ns));
+      if (e["ph"] == "X") {
+        CHECK(ts + ns(e["dur"]) <= std::int64_t(o.to_ns));
+        tracks[e["tid"].get<int>()].push_back({ts, ts + ns(e["dur"]), e["name"]});
+      }
     }
+    CHECK(!tracks.empty());
+    check_nesting(tracks);
+    CHECK(sum.flows <= 2 * o.max_flows);
   }
-  CHECK(!tracks.empty());
-  check_nesting(tracks);
-  CHECK(sum.flows <= 2 * o.max_flows);
-}
 
 }  // TEST_SUITE
 

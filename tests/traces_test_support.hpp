@@ -1,13 +1,13 @@
 // Helpers shared by the trace tests: temporary files, synthetic traces with every event kind, byte-level damage.
 #pragma once
+#include <unistd.h>
+
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include <unistd.h>
 
 #include "traces/footer.hpp"
 #include "traces/format.hpp"
@@ -70,8 +70,12 @@ inline traces::trace_header synthetic_header(const std::string& backend = "sim")
 inline std::vector<trace_event> every_kind(std::uint16_t lane, std::uint64_t t0) {
   std::vector<trace_event> v;
   std::uint64_t t = t0;
-  const std::uint64_t messages[] = {0, 1, (std::uint64_t(1) << 48) | 5, (std::uint64_t(2) << 48) | 3,
-                                    (std::uint64_t(1) << 48) | 4, (std::uint64_t(0xffff) << 48) | traces::seq_mask,
+  const std::uint64_t messages[] = {0,
+                                    1,
+                                    (std::uint64_t(1) << 48) | 5,
+                                    (std::uint64_t(2) << 48) | 3,
+                                    (std::uint64_t(1) << 48) | 4,
+                                    (std::uint64_t(0xffff) << 48) | traces::seq_mask,
                                     (std::uint64_t(3) << 48) | 1};
   const std::uint32_t actors[] = {0, 1, 1000, 17, ~0u, 17, 2};
   const std::uint32_t others[] = {0, 1, ~0u, 2, 65535};

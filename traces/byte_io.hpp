@@ -124,7 +124,8 @@ class byte_source {
   std::string str(std::size_t max = 1u << 20) {
     const std::size_t start = i_;
     std::uint64_t len = varint();
-    if (len > max || len > left()) fail(start, what_ + ": a string of " + std::to_string(len) + " bytes runs past the end");
+    if (len > max || len > left())
+      fail(start, what_ + ": a string of " + std::to_string(len) + " bytes runs past the end");
     std::string s(reinterpret_cast<const char*>(p_ + i_), std::size_t(len));
     i_ += std::size_t(len);
     return s;

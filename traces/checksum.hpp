@@ -29,8 +29,9 @@ inline std::uint64_t hash_step(std::uint64_t h, std::uint64_t x) {
 /// still sensitive to any change of any field and to order (through `index`).
 inline std::uint64_t event_hash_term(const trace_event& e, std::uint64_t index) {
   const std::uint64_t m = (e.message << 29) | (e.message >> 35);
-  std::uint64_t x = (e.time_ns ^ m ^ (std::uint64_t(e.kind) << 59)) * 0x9e3779b97f4a7c15ull +
-                    (((std::uint64_t(e.actor) << 32) | e.other) ^ (index * 0xbf58476d1ce4e5b9ull)) * 0x94d049bb133111ebull;
+  std::uint64_t x =
+      (e.time_ns ^ m ^ (std::uint64_t(e.kind) << 59)) * 0x9e3779b97f4a7c15ull +
+      (((std::uint64_t(e.actor) << 32) | e.other) ^ (index * 0xbf58476d1ce4e5b9ull)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
 }
 

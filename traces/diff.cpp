@@ -6,9 +6,8 @@
 #include <cstdio>
 #include <deque>
 #include <map>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "format.hpp"
 #include "merged_cursor.hpp"
@@ -127,9 +126,12 @@ divergence first_divergence(const trace_reader& a, const trace_reader& b, std::s
 std::string fmt(double v) {
   char b[40];
   const double m = std::fabs(v);
-  if (m != 0 && (m >= 1e7 || m < 1e-3)) std::snprintf(b, sizeof b, "%.4g", v);
-  else if (m >= 1000 || v == std::floor(v)) std::snprintf(b, sizeof b, "%.0f", v);
-  else std::snprintf(b, sizeof b, "%.3f", v);
+  if (m != 0 && (m >= 1e7 || m < 1e-3))
+    std::snprintf(b, sizeof b, "%.4g", v);
+  else if (m >= 1000 || v == std::floor(v))
+    std::snprintf(b, sizeof b, "%.0f", v);
+  else
+    std::snprintf(b, sizeof b, "%.3f", v);
   return b;
 }
 
@@ -180,8 +182,10 @@ diff_report diff_traces(const trace_reader& ra, const trace_reader& rb, const di
     auto ka = scenario_keys(d.a.scenario_text), kb = scenario_keys(d.b.scenario_text);
     for (const auto& [k, v] : ka) {
       auto it = kb.find(k);
-      if (it == kb.end()) d.scenario_differences.push_back(k + ": " + v + " vs (absent)");
-      else if (it->second != v) d.scenario_differences.push_back(k + ": " + v + " vs " + it->second);
+      if (it == kb.end())
+        d.scenario_differences.push_back(k + ": " + v + " vs (absent)");
+      else if (it->second != v)
+        d.scenario_differences.push_back(k + ": " + v + " vs " + it->second);
     }
     for (const auto& [k, v] : kb)
       if (!ka.count(k)) d.scenario_differences.push_back(k + ": (absent) vs " + v);
@@ -189,7 +193,8 @@ diff_report diff_traces(const trace_reader& ra, const trace_reader& rb, const di
 
   run_view va{ra, compute_stats(ra)}, vb{rb, compute_stats(rb)};
   const trace_footer &fa = ra.footer(), &fb = rb.footer();
-  auto add = [&](std::string name, std::string unit, std::optional<double> x, std::optional<double> y, bool gated = true) {
+  auto add = [&](std::string name, std::string unit, std::optional<double> x, std::optional<double> y,
+                 bool gated = true) {
     diff_metric m;
     m.name = std::move(name);
     m.unit = std::move(unit);
@@ -276,8 +281,9 @@ diff_report diff_traces(const trace_reader& ra, const trace_reader& rb, const di
   if (both_sim || o.events) {
     d.first = first_divergence(ra, rb, o.context);
   } else {
-    d.first.why_not = "only for two simulations (deterministic runs): real runs' timing differs every time; "
-                      "--events compares anyway";
+    d.first.why_not =
+        "only for two simulations (deterministic runs): real runs' timing differs every time; "
+        "--events compares anyway";
   }
   return d;
 }
@@ -325,7 +331,9 @@ void print_diff(std::ostream& out, const diff_report& d) {
     case logical_check::verdict::differ:
       out << "DIFFERS for " << d.logical.differing << " actors; first: " << d.logical.why << '\n';
       break;
-    case logical_check::verdict::unavailable: out << "not checked: " << d.logical.why << '\n'; break;
+    case logical_check::verdict::unavailable:
+      out << "not checked: " << d.logical.why << '\n';
+      break;
   }
   out << "first divergence     ";
   if (!d.first.checked) {
@@ -359,23 +367,35 @@ nlohmann::json diff_json(const diff_report& d) {
   auto opt = [](const std::optional<double>& v) -> json { return v ? json(*v) : json(nullptr); };
   json metrics = json::array();
   for (const auto& m : d.metrics)
-    metrics.push_back({{"name", m.name}, {"unit", m.unit}, {"a", opt(m.a)}, {"b", opt(m.b)},
-                       {"delta", m.a && m.b ? json(*m.b - *m.a) : json(nullptr)}, {"relative", opt(m.relative())},
-                       {"gated", m.gated}, {"over_tolerance", m.over}});
+    metrics.push_back({{"name", m.name},
+                       {"unit", m.unit},
+                       {"a", opt(m.a)},
+                       {"b", opt(m.b)},
+                       {"delta", m.a && m.b ? json(*m.b - *m.a) : json(nullptr)},
+                       {"relative", opt(m.relative())},
+                       {"gated", m.gated},
+                       {"over_tolerance", m.over}});
   auto events = [](const std::vector<trace_event>& v) {
     json a = json::array();
     for (const auto& e : v)
-      a.push_back({{"time_ns", e.time_ns}, {"worker", e.worker == outside_lane ? -1 : int(e.worker)},
-                   {"kind", kind_name(unsigned(e.kind))}, {"actor", e.actor}, {"message", e.message},
+      a.push_back({{"time_ns", e.time_ns},
+                   {"worker", e.worker == outside_lane ? -1 : int(e.worker)},
+                   {"kind", kind_name(unsigned(e.kind))},
+                   {"actor", e.actor},
+                   {"message", e.message},
                    {"other", e.other}});
     return a;
   };
   const char* verdicts[] = {"equal", "differ", "unavailable"};
-  json logical = {{"verdict", verdicts[int(d.logical.state)]}, {"detail", d.logical.why},
-                  {"actors_a", d.logical.actors_a}, {"actors_b", d.logical.actors_b}, {"differing", d.logical.differing},
+  json logical = {{"verdict", verdicts[int(d.logical.state)]},
+                  {"detail", d.logical.why},
+                  {"actors_a", d.logical.actors_a},
+                  {"actors_b", d.logical.actors_b},
+                  {"differing", d.logical.differing},
                   {"first_actor", d.logical.first_actor ? json(*d.logical.first_actor) : json(nullptr)}};
   json first = {{"checked", d.first.checked}};
-  if (!d.first.checked) first["why_not"] = d.first.why_not;
+  if (!d.first.checked)
+    first["why_not"] = d.first.why_not;
   else {
     first["identical"] = d.first.identical;
     first["equal_events"] = d.first.index;

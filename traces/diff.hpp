@@ -1,12 +1,11 @@
 // Comparing two traces: headline metrics side by side, logical equivalence, and the first diverging event.
 #pragma once
 #include <cstdint>
+#include <nlohmann/json_fwd.hpp>
 #include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "trace_reader.hpp"
 
@@ -22,15 +21,15 @@ struct diff_options {
 struct diff_metric {
   std::string name, unit;
   std::optional<double> a, b;
-  bool gated = true;   ///< counts toward --tolerance
-  bool over = false;   ///< gated, and its relative difference exceeds the tolerance
+  bool gated = true;  ///< counts toward --tolerance
+  bool over = false;  ///< gated, and its relative difference exceeds the tolerance
   std::optional<double> relative() const;
 };
 
 /// Per-actor deliveries (counts and digests from the footers).
 struct logical_check {
   enum class verdict { equal, differ, unavailable } state = verdict::unavailable;
-  std::string why;             ///< unavailable: why; differ: the first differing actor, in words
+  std::string why;  ///< unavailable: why; differ: the first differing actor, in words
   std::size_t actors_a = 0, actors_b = 0, differing = 0;
   std::optional<std::uint32_t> first_actor;
 };
@@ -38,11 +37,11 @@ struct logical_check {
 /// The first event where two deterministic traces part ways.
 struct divergence {
   bool checked = false;
-  std::string why_not;         ///< when not checked
+  std::string why_not;  ///< when not checked
   bool identical = false;
-  std::uint64_t index = 0;     ///< events equal before it (merged order)
-  std::vector<trace_event> before;             ///< the last equal events (shared)
-  std::vector<trace_event> after_a, after_b;   ///< from the first difference on
+  std::uint64_t index = 0;                    ///< events equal before it (merged order)
+  std::vector<trace_event> before;            ///< the last equal events (shared)
+  std::vector<trace_event> after_a, after_b;  ///< from the first difference on
 };
 
 struct diff_report {

@@ -29,7 +29,8 @@ void decode_events(byte_source& in, std::uint32_t count, std::uint64_t first_tim
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::size_t at = in.pos();
     if (in.done())
-      in.fail(at, "event " + std::to_string(i) + " of " + std::to_string(count) + ": expected an event, found the end of the payload");
+      in.fail(at, "event " + std::to_string(i) + " of " + std::to_string(count) +
+                      ": expected an event, found the end of the payload");
     const std::uint8_t head = in.u8();
     const unsigned kind = head & kind_mask;
     trace_event e;
@@ -45,7 +46,8 @@ void decode_events(byte_source& in, std::uint32_t count, std::uint64_t first_tim
     e.actor = st.actor;
     if (head & has_message) {
       const std::uint64_t sender = in.varint();
-      if (sender > 0xffff) in.fail(at, "event " + std::to_string(i) + ": message sender " + std::to_string(sender) + " out of range");
+      if (sender > 0xffff)
+        in.fail(at, "event " + std::to_string(i) + ": message sender " + std::to_string(sender) + " out of range");
       std::uint64_t& last = st.seq_of(std::uint32_t(sender));
       last = (last + std::uint64_t(in.svarint())) & seq_mask;
       e.message = (sender << 48) | last;

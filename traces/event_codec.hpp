@@ -70,7 +70,8 @@ void encode_with(std::size_t n, At&& at, std::uint64_t first_index, byte_sink& o
 /// Appends the encoding of `events` (one lane, times non-decreasing) to `out`.
 inline void encode_events(std::span<const trace_event> events, byte_sink& out) {
   block_tally t;
-  encode_with(events.size(), [&](std::size_t i) { return events[i]; }, 0, out, t);
+  encode_with(
+      events.size(), [&](std::size_t i) { return events[i]; }, 0, out, t);
 }
 
 /// Decodes exactly `count` events of lane `lane` from all of `in` (throws trace_error on any

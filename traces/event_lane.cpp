@@ -22,7 +22,8 @@ std::uint64_t event_lane::stamp(raw_event* p, std::uint64_t t, event_kind k) {
   const std::uint64_t index = chunk_no_ * chunk_events_ + std::uint64_t(p - begin_);
   // Adapt only on stamps due by count: a forced one (park, unpark, ...) may follow idle time.
   const bool by_count = p == stamp_at_ && !after_idle_;
-  after_idle_ = k == event_kind::idle;
+  // idle, park and unpark also stamp the event after them: an idle spell's end is exact
+  after_idle_ = k == event_kind::idle || k == event_kind::park || k == event_kind::unpark;
   if (by_count && stamped_once_ && index > last_index_ && t > last_ticks_) {
     // Aim for one stamp per interval: k = interval / (ticks per event since the last stamp).
     const std::uint64_t n = index - last_index_;
@@ -32,19 +33,22 @@ std::uint64_t event_lane::stamp(raw_event* p, std::uint64_t t, event_kind k) {
   stamped_once_ = true;
   last_ticks_ = t;
   last_index_ = index;
-  // a chunk always ends with a stamp; the event after `idle` ends the spell exactly
-  const std::ptrdiff_t ahead = k == event_kind::idle ? 1 : std::ptrdiff_t(every_);
+  // a chunk always ends with a stamp
+  const std::ptrdiff_t ahead = after_idle_ ? 1 : std::ptrdiff_t(every_);
   stamp_at_ = p + std::min(ahead, end_ - 1 - p);
   return (t & raw_time_mask) | raw_stamped;
 }
 
 void event_lane::next_chunk() {
-  produced_.store(++chunk_no_, std::memory_order_release);  // P2; pairs with ready()'s acquire
+  produced_.store(++chunk_no_, std::memory_order_release);                 // P2; pairs with ready()'s acquire
   if (chunk_no_ - consumed_.load(std::memory_order_acquire) >= chunks_) {  // P3; pairs with release()
     ++stalls_;
+    // acquire: pairs with release(), as in the check above
     for (unsigned spins = 0; chunk_no_ - consumed_.load(std::memory_order_acquire) >= chunks_; ++spins) {
-      if (spins < 64) std::this_thread::yield();
-      else std::this_thread::sleep_for(std::chrono::microseconds(20));
+      if (spins < 64)
+        std::this_thread::yield();
+      else
+        std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
   }
   begin_ = pos_ = chunk(chunk_no_);

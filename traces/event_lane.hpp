@@ -12,9 +12,9 @@
 // Sparse clock reads (the real backend)
 //   Reading the TSC costs 10-30 ns, as much as a whole message turn of `forward`, so a lane
 //   reads its clock ("stamps") only for some events: always for rare, idle-related kinds
-//   (worker start/stop, idle, park, unpark, steal, donate, migrate, thread start/retire) and
-//   the event after an `idle` (so an idle spell's both ends are exact), for the lane's first
-//   event and each chunk's last, and otherwise every `k`-th event, where k
+//   (worker start/stop, idle, park, unpark, steal, donate, migrate, thread start/retire)
+//   and the event after an idle, park or unpark (so idle spells start and end exactly), for
+//   the lane's first event and each chunk's last, and otherwise every `k`-th event, where k
 //   adapts so that busy stretches get about one clock read per `stamp_interval` (1 us):
 //   k = stamp_interval / (time per event measured over the last interval). The writer gives
 //   the events between two stamps times interpolated linearly by position. So: times are
@@ -100,11 +100,15 @@ class alignas(64) event_lane {
 
   /// A published chunk not yet handed back, or nullptr (W1).
   const raw_event* ready() const {
-    if (consumed_.load(std::memory_order_relaxed) == produced_.load(std::memory_order_acquire)) return nullptr;  // pairs with P2
-    return chunk(consumed_.load(std::memory_order_relaxed));
+    const std::uint64_t mine = consumed_.load(std::memory_order_relaxed);  // only the writer stores it
+    if (mine == produced_.load(std::memory_order_acquire)) return nullptr;  // pairs with P2's release
+    return chunk(mine);
   }
   /// Hands the ready chunk back (W3).
-  void release() { consumed_.store(consumed_.load(std::memory_order_relaxed) + 1, std::memory_order_release); }  // pairs with P3
+  void release() {
+    // release: pairs with P3's acquire, so the producer reuses the chunk only after our reads
+    consumed_.store(consumed_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
+  }
   std::uint32_t chunk_events() const { return chunk_events_; }
 
   /// After the producer stopped: the events of the current, partial chunk.
@@ -124,8 +128,8 @@ class alignas(64) event_lane {
   raw_event* end_ = nullptr;
   raw_event* stamp_at_ = nullptr;  // next event stamped by count
   raw_event* begin_ = nullptr;
-  std::uint64_t chunk_no_ = 0;     // chunks completed (the producer's copy of produced_)
-  std::uint32_t every_ = 1;        // k: events per stamp in busy stretches
+  std::uint64_t chunk_no_ = 0;  // chunks completed (the producer's copy of produced_)
+  std::uint32_t every_ = 1;     // k: events per stamp in busy stretches
   std::uint64_t last_ticks_ = 0, last_index_ = 0;
   bool stamped_once_ = false, after_idle_ = false;
   std::uint64_t interval_ticks_ = 1;

@@ -58,8 +58,8 @@ void encode_footer(const trace_footer& f, byte_sink& out) {
   for (const auto& e : f.errors) out.str(e);
   out.varint(f.per_worker.size());
   for (const auto& w : f.per_worker) {
-    for (std::uint64_t v : {w.messages, w.turns, w.steals, w.parks, w.wakeups, w.donations, w.migrations, w.busy_ns,
-                            w.idle_ns})
+    for (std::uint64_t v :
+         {w.messages, w.turns, w.steals, w.parks, w.wakeups, w.donations, w.migrations, w.busy_ns, w.idle_ns})
       out.varint(v);
   }
   out.varint(f.lanes.size());
@@ -103,14 +103,15 @@ trace_footer decode_footer(byte_source& in) {
   auto count = [&](const char* what, std::uint64_t max) {
     const std::size_t at = in.pos();
     std::uint64_t n = in.varint();
-    if (n > max || n > in.left()) in.fail(at, std::string("footer: implausible ") + what + " count " + std::to_string(n));
+    if (n > max || n > in.left())
+      in.fail(at, std::string("footer: implausible ") + what + " count " + std::to_string(n));
     return std::size_t(n);
   };
   for (std::size_t n = count("error", 1000); n > 0; --n) f.errors.push_back(in.str());
   for (std::size_t n = count("worker", 65535); n > 0; --n) {
     worker_stats w;
-    for (std::uint64_t* v : {&w.messages, &w.turns, &w.steals, &w.parks, &w.wakeups, &w.donations, &w.migrations,
-                             &w.busy_ns, &w.idle_ns})
+    for (std::uint64_t* v :
+         {&w.messages, &w.turns, &w.steals, &w.parks, &w.wakeups, &w.donations, &w.migrations, &w.busy_ns, &w.idle_ns})
       *v = in.varint();
     f.per_worker.push_back(w);
   }

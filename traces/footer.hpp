@@ -12,18 +12,18 @@ namespace twinsched::traces {
 
 /// One lane's totals, kept by the recorder while it encodes.
 struct lane_summary {
-  std::uint16_t lane = 0;           ///< worker index, or outside_lane
+  std::uint16_t lane = 0;  ///< worker index, or outside_lane
   std::uint64_t events = 0;
-  std::uint64_t clock_reads = 0;    ///< events stamped by a clock read; the others were interpolated
-  std::uint64_t stalls = 0;         ///< times the worker waited for a free buffer (recorder behind)
-  std::uint64_t event_hash = 0;     ///< sum of event_hash_term over the lane's events (checksum.hpp)
+  std::uint64_t clock_reads = 0;  ///< events stamped by a clock read; the others were interpolated
+  std::uint64_t stalls = 0;       ///< times the worker waited for a free buffer (recorder behind)
+  std::uint64_t event_hash = 0;   ///< sum of event_hash_term over the lane's events (checksum.hpp)
   std::uint64_t first_ns = 0, last_ns = 0;
   std::array<std::uint64_t, 16> by_kind{};
 };
 
 struct trace_footer {
   std::uint64_t messages = 0, expected_messages = 0, dead_letters = 0, leftover = 0;
-  std::uint64_t wall_ns = 0;        ///< workers' start to quiescence (the run's makespan)
+  std::uint64_t wall_ns = 0;  ///< workers' start to quiescence (the run's makespan)
   std::uint64_t checksum = 0, reference = 0;
   bool workload_ok = true, ok = true;
   std::string detail;

@@ -67,9 +67,12 @@ trace_header decode_header_payload(byte_source& in, std::uint16_t version) {
 
 const char* level_name(trace_level l) {
   switch (l) {
-    case trace_level::off: return "off";
-    case trace_level::decisions: return "decisions";
-    case trace_level::full: return "full";
+    case trace_level::off:
+      return "off";
+    case trace_level::decisions:
+      return "decisions";
+    case trace_level::full:
+      return "full";
   }
   return "?";
 }

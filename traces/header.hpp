@@ -10,22 +10,22 @@
 namespace twinsched::traces {
 
 struct trace_header {
-  std::uint16_t version = 0;       ///< as read; writers always write format_version
-  std::string scenario;            ///< the scenario's name
-  std::uint64_t scenario_hash = 0; ///< hash64 of scenario_text: two traces of the same scenario share it
+  std::uint16_t version = 0;        ///< as read; writers always write format_version
+  std::string scenario;             ///< the scenario's name
+  std::uint64_t scenario_hash = 0;  ///< hash64 of scenario_text: two traces of the same scenario share it
   std::uint64_t seed = 0;
-  std::string backend;             ///< "threads" | "sim"
-  std::string machine;             ///< the machine model (sim) or a description of the host (threads)
-  std::uint32_t workers = 0;       ///< workers started with the run
-  std::uint32_t lanes = 0;         ///< worker lanes (slots; adaptive: max_workers); the outside lane is extra
+  std::string backend;        ///< "threads" | "sim"
+  std::string machine;        ///< the machine model (sim) or a description of the host (threads)
+  std::uint32_t workers = 0;  ///< workers started with the run
+  std::uint32_t lanes = 0;    ///< worker lanes (slots; adaptive: max_workers); the outside lane is extra
   std::string policy, idle;
-  std::string clock;               ///< "tsc" (sparse clock reads, interpolated), "steady", "simulated"
+  std::string clock;  ///< "tsc" (sparse clock reads, interpolated), "steady", "simulated"
   trace_level level = trace_level::full;
   std::uint64_t created_unix_s = 0;
-  std::string producer;            ///< "twinsched 0.1.0"
-  std::string scenario_text;       ///< canonical TOML of the effective scenario: replay rebuilds the run from it
-  std::uint64_t workload_hash = 0; ///< hash of the workload, its parameters and the seed only: equal
-                                   ///< for runs that must deliver the same messages (any policy)
+  std::string producer;             ///< "twinsched 0.1.0"
+  std::string scenario_text;        ///< canonical TOML of the effective scenario: replay rebuilds the run from it
+  std::uint64_t workload_hash = 0;  ///< hash of the workload, its parameters and the seed only: equal
+                                    ///< for runs that must deliver the same messages (any policy)
 };
 
 /// The complete header as written: prefix, payload, CRC.

@@ -28,12 +28,14 @@ int tid_of(std::uint16_t lane) { return lane == outside_lane ? 0 : int(lane) + 1
 std::string json_string(const std::string& s) {
   std::string r = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') r += '\\', r += c;
+    if (c == '"' || c == '\\')
+      r += '\\', r += c;
     else if (static_cast<unsigned char>(c) < 0x20) {
       char b[8];
       std::snprintf(b, sizeof b, "\\u%04x", unsigned(c));
       r += b;
-    } else r += c;
+    } else
+      r += c;
   }
   return r + "\"";
 }
@@ -86,7 +88,8 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
   const std::uint64_t sends = f.count(unsigned(event_kind::send));
   const std::uint64_t estimate = t1 > t0 ? std::uint64_t(double(sends) * std::min(1.0, overlap / span)) : sends;
   sum.no_flows = o.max_flows == 0;
-  sum.sample_every = sum.no_flows ? ~std::uint64_t(0) : std::max<std::uint64_t>(1, (estimate + o.max_flows - 1) / o.max_flows);
+  sum.sample_every =
+      sum.no_flows ? ~std::uint64_t(0) : std::max<std::uint64_t>(1, (estimate + o.max_flows - 1) / o.max_flows);
 
   json_out out(os);
   const trace_header& h = r.header();
@@ -120,8 +123,8 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
   };
   auto instant = [&](const trace_event& e, const std::string& name, const std::string& args) {
     if (!in_window(e.time_ns)) return;
-    out.event("\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":" + std::to_string(tid_of(e.worker)) + ",\"ts\":" +
-              us(e.time_ns) + ",\"name\":\"" + name + "\",\"cat\":\"decision\",\"args\":{" + args + "}");
+    out.event("\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":" + std::to_string(tid_of(e.worker)) +
+              ",\"ts\":" + us(e.time_ns) + ",\"name\":\"" + name + "\",\"cat\":\"decision\",\"args\":{" + args + "}");
     ++sum.instants;
   };
 
@@ -137,13 +140,15 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
     if (!counter_due || !in_window(t)) return;
     if (!force && t < last_counter + o.counter_step_ns) return;
     if (runnable != shown_runnable) {
-      out.event("\"ph\":\"C\",\"pid\":1,\"tid\":0,\"ts\":" + us(t) + ",\"name\":\"runnable actors\",\"args\":{\"value\":" +
+      out.event("\"ph\":\"C\",\"pid\":1,\"tid\":0,\"ts\":" + us(t) +
+                ",\"name\":\"runnable actors\",\"args\":{\"value\":" +
                 std::to_string(std::max<std::int64_t>(runnable, 0)) + "}");
       shown_runnable = runnable;
       ++sum.counters;
     }
     if (parked != shown_parked) {
-      out.event("\"ph\":\"C\",\"pid\":1,\"tid\":0,\"ts\":" + us(t) + ",\"name\":\"parked workers\",\"args\":{\"value\":" +
+      out.event("\"ph\":\"C\",\"pid\":1,\"tid\":0,\"ts\":" + us(t) +
+                ",\"name\":\"parked workers\",\"args\":{\"value\":" +
                 std::to_string(std::max<std::int64_t>(parked, 0)) + "}");
       shown_parked = parked;
       ++sum.counters;
@@ -199,7 +204,8 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
       case event_kind::message_end:
         if (ls.msg.open) {
           char args[96];
-          std::snprintf(args, sizeof args, "\"message\":\"%llu:%llu\"", static_cast<unsigned long long>(ls.msg.message >> 48),
+          std::snprintf(args, sizeof args, "\"message\":\"%llu:%llu\"",
+                        static_cast<unsigned long long>(ls.msg.message >> 48),
                         static_cast<unsigned long long>(ls.msg.message & seq_mask));
           slice(e.worker, "message", "message", ls.msg.since, e.time_ns, args);
         }
@@ -209,8 +215,9 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
         if (in_window(e.time_ns)) {
           ++sum.messages;
           if (sampled(e.message)) {
-            out.event("\"ph\":\"s\",\"pid\":1,\"tid\":" + std::to_string(tid_of(e.worker)) + ",\"ts\":" + us(e.time_ns) +
-                      ",\"id\":" + std::to_string(e.message) + ",\"name\":\"message\",\"cat\":\"message\"");
+            out.event("\"ph\":\"s\",\"pid\":1,\"tid\":" + std::to_string(tid_of(e.worker)) +
+                      ",\"ts\":" + us(e.time_ns) + ",\"id\":" + std::to_string(e.message) +
+                      ",\"name\":\"message\",\"cat\":\"message\"");
             auto it = early.find(e.message);
             if (it == early.end()) {
               flow_started.insert(e.message);
@@ -248,9 +255,14 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
       case event_kind::migrate:
         instant(e, "migrate", "\"actor\":" + std::to_string(e.actor) + ",\"to_worker\":" + std::to_string(e.other));
         break;
-      case event_kind::thread_start: instant(e, "thread start", ""); break;
-      case event_kind::thread_retire: instant(e, "thread retire", ""); break;
-      default: break;
+      case event_kind::thread_start:
+        instant(e, "thread start", "");
+        break;
+      case event_kind::thread_retire:
+        instant(e, "thread retire", "");
+        break;
+      default:
+        break;
     }
     counters(e.time_ns, false);
   }
@@ -266,9 +278,8 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
   }
   std::string other = "{\"scenario\":" + json_string(h.scenario) + ",\"backend\":" + json_string(h.backend) +
                       ",\"level\":\"" + level_name(h.level) + "\",\"flows\":" + std::to_string(sum.flows) +
-                      ",\"flows_sampled\":" + (sum.sampled() ? "true" : "false") +
-                      ",\"flow_sampling\":" +
-                      json_string(sum.no_flows  ? std::string("none (max_flows 0)")
+                      ",\"flows_sampled\":" + (sum.sampled() ? "true" : "false") + ",\"flow_sampling\":" +
+                      json_string(sum.no_flows    ? std::string("none (max_flows 0)")
                                   : sum.sampled() ? "about 1 in " + std::to_string(sum.sample_every) +
                                                         " messages (chosen by a hash of the message id) of ~" +
                                                         std::to_string(estimate) + " in the window"

@@ -9,7 +9,7 @@
 namespace twinsched::traces {
 
 struct perfetto_options {
-  std::uint64_t from_ns = 0;                                     ///< window start (trace time)
+  std::uint64_t from_ns = 0;                                        ///< window start (trace time)
   std::uint64_t to_ns = std::numeric_limits<std::uint64_t>::max();  ///< window end
   std::uint64_t max_flows = 10000;       ///< message arrows at most (about): more are sampled
   std::uint64_t counter_step_ns = 1000;  ///< counters are sampled at most this often
@@ -17,9 +17,9 @@ struct perfetto_options {
 
 struct perfetto_summary {
   std::uint64_t slices = 0, instants = 0, flows = 0, counters = 0;
-  std::uint64_t messages = 0;       ///< messages sent inside the window (estimated before sampling)
-  std::uint64_t sample_every = 1;   ///< 1: every message gets an arrow; k: about 1 in k
-  bool no_flows = false;            ///< max_flows was 0
+  std::uint64_t messages = 0;      ///< messages sent inside the window (estimated before sampling)
+  std::uint64_t sample_every = 1;  ///< 1: every message gets an arrow; k: about 1 in k
+  bool no_flows = false;           ///< max_flows was 0
   bool sampled() const { return !no_flows && sample_every > 1; }
 };
 

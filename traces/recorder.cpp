@@ -14,8 +14,12 @@ __extension__ typedef unsigned __int128 u128;  // ticks x 32.32 rate without ove
 }
 
 recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, recorder_options o)
-    : discard_(o.discard), workers_(h.lanes), lanes_(std::make_unique<event_lane[]>(std::size_t(h.lanes) + 1)), clocks_(h.lanes + 1),
-      writer_(path, (h.clock = clock ? clock->name() : "simulated", h)), clock_(clock) {
+    : discard_(o.discard),
+      workers_(h.lanes),
+      lanes_(std::make_unique<event_lane[]>(std::size_t(h.lanes) + 1)),
+      clocks_(h.lanes + 1),
+      writer_(path, (h.clock = clock ? clock->name() : "simulated", h)),
+      clock_(clock) {
   const std::size_t lanes = std::size_t(workers_) + 1;
   const std::size_t chunk_bytes = std::size_t(o.chunk_events) * sizeof(raw_event);
   const std::uint32_t chunks = std::uint32_t(std::clamp<std::size_t>(o.memory_budget / (lanes * chunk_bytes), 4, 64));
@@ -27,7 +31,7 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
 recorder::~recorder() { stop_writer(); }
 
 void recorder::stop_writer() {
-  stop_.store(true, std::memory_order_release);
+  stop_.store(true, std::memory_order_release);  // pairs with writer_loop's acquire
   if (thread_.joinable()) thread_.join();
 }
 
@@ -39,6 +43,8 @@ std::uint64_t recorder::stalls() const {
 
 void recorder::writer_loop() {
   for (;;) {
+    // acquire: pairs with stop_writer's release; every chunk published before it (the
+    // producers were joined before finish) is visible to the drain that follows
     const bool stopping = stop_.load(std::memory_order_acquire);
     if (!drain_ready()) {
       if (stopping) return;  // everything published before stop was seen has been drained

@@ -48,9 +48,9 @@
 namespace twinsched::traces {
 
 struct recorder_options {
-  std::uint32_t chunk_events = 4096;          ///< events per chunk (and per block)
-  std::size_t memory_budget = 64u << 20;      ///< chunk memory for all lanes together
-  std::uint64_t stamp_interval_ns = 1000;     ///< target time between clock reads (sampled lanes)
+  std::uint32_t chunk_events = 4096;       ///< events per chunk (and per block)
+  std::size_t memory_budget = 64u << 20;   ///< chunk memory for all lanes together
+  std::uint64_t stamp_interval_ns = 1000;  ///< target time between clock reads (sampled lanes)
   /// Benchmark aid: chunks go back to the producers unwritten, so a run pays the hot path
   /// only. The file then holds the header and footer but no events.
   bool discard = false;

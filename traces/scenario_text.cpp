@@ -17,10 +17,18 @@ std::string quoted(const std::string& s) {
   std::string r = "\"";
   for (char c : s) {
     switch (c) {
-      case '"': r += "\\\""; break;
-      case '\\': r += "\\\\"; break;
-      case '\n': r += "\\n"; break;
-      case '\t': r += "\\t"; break;
+      case '"':
+        r += "\\\"";
+        break;
+      case '\\':
+        r += "\\\\";
+        break;
+      case '\n':
+        r += "\\n";
+        break;
+      case '\t':
+        r += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char b[8];
@@ -38,15 +46,18 @@ std::string value_text(const param_value& v) {
   return std::visit(
       [](const auto& x) -> std::string {
         using T = std::decay_t<decltype(x)>;
-        if constexpr (std::is_same_v<T, std::string>) return quoted(x);
-        else if constexpr (std::is_same_v<T, bool>) return x ? "true" : "false";
+        if constexpr (std::is_same_v<T, std::string>)
+          return quoted(x);
+        else if constexpr (std::is_same_v<T, bool>)
+          return x ? "true" : "false";
         else if constexpr (std::is_same_v<T, double>) {
           char b[40];
           std::snprintf(b, sizeof b, "%.17g", x);
           std::string s = b;
           if (s.find_first_of(".eEn") == std::string::npos) s += ".0";  // stays a TOML float
           return s;
-        } else return std::to_string(x);
+        } else
+          return std::to_string(x);
       },
       v);
 }
@@ -92,8 +103,8 @@ std::string canonical_scenario_text(const scenario& s) {
   return t;
 }
 
-trace_header header_for(const scenario& s, const std::string& backend, const std::string& machine,
-                        std::uint32_t lanes, trace_level level) {
+trace_header header_for(const scenario& s, const std::string& backend, const std::string& machine, std::uint32_t lanes,
+                        trace_level level) {
   trace_header h;
   h.scenario = s.name;
   h.scenario_text = canonical_scenario_text(s);

@@ -17,8 +17,8 @@ std::string canonical_scenario_text(const scenario& s);
 std::string canonical_workload_text(const scenario& s);
 
 /// A header for a trace of `s` on `backend` ("threads" | "sim"), with `lanes` worker lanes.
-trace_header header_for(const scenario& s, const std::string& backend, const std::string& machine,
-                        std::uint32_t lanes, trace_level level);
+trace_header header_for(const scenario& s, const std::string& backend, const std::string& machine, std::uint32_t lanes,
+                        trace_level level);
 
 /// A short description of this host for the header's machine field ("12 x Intel(R) Xeon(R) ...").
 std::string host_description();

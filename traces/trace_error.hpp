@@ -11,7 +11,9 @@ class trace_error : public std::runtime_error {
  public:
   trace_error(const std::string& file, std::uint64_t offset, const std::string& message)
       : std::runtime_error(file + ": byte " + std::to_string(offset) + ": " + message),
-        file_(file), offset_(offset), message_(message) {}
+        file_(file),
+        offset_(offset),
+        message_(message) {}
   const std::string& file() const { return file_; }
   std::uint64_t offset() const { return offset_; }
   const std::string& message() const { return message_; }

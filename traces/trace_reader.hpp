@@ -12,7 +12,7 @@ namespace twinsched::traces {
 
 /// Where one block of events lives in the file.
 struct block_info {
-  std::uint64_t offset = 0;       ///< of the block header
+  std::uint64_t offset = 0;  ///< of the block header
   std::uint16_t lane = 0;
   std::uint32_t count = 0;        ///< events
   std::uint32_t length = 0;       ///< payload bytes

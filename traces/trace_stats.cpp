@@ -9,10 +9,9 @@
 namespace twinsched::traces {
 
 const char* kind_name(unsigned kind) {
-  static const char* const names[16] = {"worker_start", "worker_stop", "send",    "schedule",      "run_begin",
-                                        "run_end",      "message_begin", "message_end", "steal", "donate",
-                                        "migrate",      "park",         "unpark",  "thread_start", "thread_retire",
-                                        "idle"};
+  static const char* const names[16] = {
+      "worker_start", "worker_stop", "send",    "schedule", "run_begin", "run_end",      "message_begin", "message_end",
+      "steal",        "donate",      "migrate", "park",     "unpark",    "thread_start", "thread_retire", "idle"};
   return kind < 16 ? names[kind] : "?";
 }
 
@@ -92,7 +91,9 @@ trace_stats compute_stats(const trace_reader& r) {
         if (ls.running) w.running_ns += e->time_ns - ls.run_since;
         ls.running = false;
         break;
-      case event_kind::message_begin: ++w.messages; break;
+      case event_kind::message_begin:
+        ++w.messages;
+        break;
       case event_kind::park:
         ls.parked = true;
         ls.park_since = e->time_ns;
@@ -105,7 +106,8 @@ trace_stats compute_stats(const trace_reader& r) {
         ls.idle = true;
         ls.idle_since = e->time_ns;
         break;
-      default: break;
+      default:
+        break;
     }
     if (w.stop_ns < e->time_ns) w.stop_ns = e->time_ns;
   }

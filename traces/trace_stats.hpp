@@ -24,11 +24,11 @@ struct trace_stats {
   std::uint64_t events = 0;
   std::array<std::uint64_t, 16> by_kind{};
   std::uint64_t first_ns = 0, last_ns = 0;
-  std::map<std::uint16_t, worker_time> workers;  ///< by lane, workers only
-  histogram queueing;                            ///< send -> message_begin, every message (full level)
+  std::map<std::uint16_t, worker_time> workers;          ///< by lane, workers only
+  histogram queueing;                                    ///< send -> message_begin, every message (full level)
   std::map<std::uint32_t, histogram> queueing_by_group;  ///< by the receiving actor's group
-  std::uint64_t unmatched = 0;                   ///< message begins whose send is not in the trace
-  std::uint64_t reordered = 0;                   ///< begins stamped before their send (interpolation; delay 0)
+  std::uint64_t unmatched = 0;                           ///< message begins whose send is not in the trace
+  std::uint64_t reordered = 0;                           ///< begins stamped before their send (interpolation; delay 0)
   bool has_messages() const { return queueing.count() > 0; }
   std::uint64_t count(event_kind k) const { return by_kind[unsigned(k)]; }
   std::uint64_t duration() const { return last_ns - first_ns; }

@@ -1,0 +1,180 @@
+// The recorder: sparse clock stamps and interpolation, exact times for the simulator, bounded memory with no event
+// lost.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "traces/event_lane.hpp"
+#include "traces/lane_cursor.hpp"
+#include "traces/recorder.hpp"
+#include "traces/trace_reader.hpp"
+#include "traces_test_support.hpp"
+
+using namespace twinsched;
+using namespace twinsched::traces;
+using twinsched::test::temp_file;
+
+namespace {
+
+/// A clock at exactly 2 ticks per ns, whose reads the test controls.
+class fake_clock final : public tick_clock {
+ public:
+  std::uint64_t now() const override { return 0; }
+  std::uint64_t base() const override { return 0; }
+  double ns_per_tick() const override { return 0.5; }
+  void refine() override {}
+  std::string name() const override { return "fake"; }
+  std::string note() const override { return "fake clock"; }
+};
+
+trace_event ev(event_kind k, std::uint32_t actor = 0, std::uint64_t msg = 0) {
+  trace_event e;
+  e.kind = k;
+  e.actor = actor;
+  e.message = msg;
+  return e;
+}
+
+std::vector<trace_event> lane_events(const std::string& path, std::uint16_t lane) {
+  trace_reader r(path);
+  r.verify();
+  std::vector<trace_event> v;
+  lane_cursor c(r, lane);
+  while (const trace_event* e = c.next()) v.push_back(*e);
+  return v;
+}
+
+}  // namespace
+
+TEST_CASE("sampled lanes stamp rare kinds and the event after idle, and interpolate the rest monotonically") {
+  temp_file f("sampled");
+  fake_clock clock;
+  trace_header h = test::synthetic_header("threads");
+  h.lanes = 1;
+  h.workers = 1;
+  recorder_options o;
+  o.stamp_interval_ns = 1000;                                // 2000 ticks
+  std::vector<std::pair<std::size_t, std::uint64_t>> reads;  // (event index, ticks) of every clock read
+  std::uint64_t ticks = 1000;
+  {
+    recorder rec(f.path(), h, &clock, o);
+    event_lane& lane = rec.lane(0);
+    std::size_t index = 0;
+    auto push = [&](const trace_event& e, std::uint64_t step) {
+      ticks += step;
+      lane.push_sampled(e, [&] {
+        reads.emplace_back(index, ticks);
+        return ticks;
+      });
+      ++index;
+    };
+    push(ev(event_kind::worker_start), 0);
+    for (int i = 0; i < 500; ++i) {  // a busy stretch: 20 ticks (10 ns) per event
+      push(ev(event_kind::run_begin, std::uint32_t(i)), 20);
+      push(ev(event_kind::run_end, std::uint32_t(i)), 20);
+    }
+    push(ev(event_kind::idle), 20);
+    push(ev(event_kind::park), 20);
+    push(ev(event_kind::unpark), 100000);
+    push(ev(event_kind::run_begin, 7), 50000);  // the event after an idle spell: stamped
+    push(ev(event_kind::run_end, 7), 20);
+    push(ev(event_kind::worker_stop), 20);
+    rec.finish(run_result{});
+  }
+  auto v = lane_events(f.path(), 0);
+  REQUIRE(v.size() == 1007);
+  // stamped: first event, idle, park, unpark, the event after idle... and some busy ones
+  std::vector<bool> stamped(v.size(), false);
+  for (auto [i, t] : reads) {
+    stamped[i] = true;
+    CHECK(v[i].time_ns == t / 2);  // exact where read
+  }
+  CHECK(stamped[0]);
+  CHECK(stamped[1001]);  // idle
+  CHECK(stamped[1002]);  // park
+  CHECK(stamped[1003]);  // unpark
+  CHECK(stamped[1004]);  // the run_begin that ended the idle spell
+  CHECK(stamped[1006]);  // worker_stop
+  // busy stretches: few reads (one per ~2000 ticks = 100 events at 20 ticks each)
+  std::size_t busy_reads = 0;
+  for (std::size_t i = 1; i < 1001; ++i) busy_reads += stamped[i];
+  CHECK(busy_reads < 40);
+  CHECK(busy_reads >= 5);
+  // interpolated: close to the truth (20 ticks = 10 ns per event) and never decreasing
+  for (std::size_t i = 1; i < v.size(); ++i) CHECK(v[i].time_ns >= v[i - 1].time_ns);
+  for (std::size_t i = 1; i < 1001; ++i) {
+    const std::uint64_t truth = (1000 + 20 * i) / 2;
+    CHECK(v[i].time_ns + 20 >= truth);
+    CHECK(v[i].time_ns <= truth + 20);
+  }
+  trace_reader r(f.path());
+  CHECK(r.footer().lanes[0].clock_reads == reads.size());
+  CHECK(r.header().clock == "fake");
+}
+
+TEST_CASE("exact lanes keep the simulator's times as given") {
+  temp_file f("exact");
+  trace_header h = test::synthetic_header("sim");
+  h.lanes = 2;
+  {
+    recorder rec(f.path(), h, nullptr);
+    for (std::uint64_t t = 0; t < 10000; ++t) {
+      trace_event e = ev(event_kind::message_begin, std::uint32_t(t % 7), (std::uint64_t(1) << 48) | t);
+      e.time_ns = t * 3;
+      e.worker = std::uint16_t(t % 2);
+      rec.lane(e.worker).push_exact(e);
+    }
+    rec.finish(run_result{});
+  }
+  trace_reader r(f.path());
+  CHECK(r.header().clock == "simulated");
+  auto v0 = lane_events(f.path(), 0), v1 = lane_events(f.path(), 1);
+  REQUIRE(v0.size() == 5000);
+  REQUIRE(v1.size() == 5000);
+  for (std::size_t i = 0; i < v0.size(); ++i) {
+    CHECK(v0[i].time_ns == 6 * i);
+    CHECK(v1[i].time_ns == 6 * i + 3);
+    CHECK(v1[i].message == ((std::uint64_t(1) << 48) | (2 * i + 1)));
+  }
+}
+
+TEST_SUITE("concurrency") {
+  TEST_CASE("producers faster than the writer wait for free chunks and lose nothing" * doctest::timeout(60)) {
+    temp_file f("stall");
+    trace_header h = test::synthetic_header("sim");
+    h.lanes = 3;
+    recorder_options o;
+    o.chunk_events = 64;
+    o.memory_budget = 1;  // the minimum: 4 chunks per lane
+    constexpr std::uint64_t per_lane = 200000;
+    {
+      recorder rec(f.path(), h, nullptr, o);
+      std::vector<std::thread> producers;
+      for (std::uint16_t l = 0; l < 3; ++l)
+        producers.emplace_back([&rec, l] {
+          event_lane& lane = rec.lane(l);
+          for (std::uint64_t t = 0; t < per_lane; ++t) {
+            trace_event e = ev(event_kind::schedule, std::uint32_t(t), t + 1);
+            e.time_ns = t;
+            e.worker = l;
+            lane.push_exact(e);
+          }
+        });
+      for (auto& t : producers) t.join();
+      rec.finish(run_result{});
+      CHECK(rec.events_written() == 3 * per_lane);
+    }
+    trace_reader r(f.path());
+    r.verify();
+    CHECK(r.events() == 3 * per_lane);
+    for (const auto& l : r.footer().lanes) CHECK(l.events == per_lane);
+    auto v = lane_events(f.path(), 2);
+    for (std::uint64_t t = 0; t < per_lane; ++t) {
+      if (v[t].actor != t || v[t].time_ns != t) {
+        FAIL("lane 2 event " << t << " is wrong");
+      }
+    }
+  }
+}  // TEST_SUITE
