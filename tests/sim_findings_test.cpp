@@ -1,12 +1,14 @@
 // The seeds' findings, reproduced on the simulator: deterministic, so these assertions cannot flake.
 //
-// Findings that need policies not landed yet (2: pi with distribution vs adaptive; 3:
-// fanout-idle with distribution/sharing vs shared queue; 4: pool with donation vs stealing)
-// get their own TEST_CASEs here when those policies and workloads land.
+// One TEST_CASE per finding of issue 4, each with its scenario file scenarios/sim_*.toml
+// (whose comments say what it shows and why its parameters are what they are). The measured
+// figures are printed with MESSAGE, so `sim_tests -tc="finding*" -s` shows them.
 #include <doctest/doctest.h>
 
+#include <cstdint>
 #include <map>
 #include <string>
+#include <variant>
 
 #include "scenarios/scenario_loader.hpp"
 #include "sim/run_sim.hpp"
@@ -15,6 +17,16 @@ using namespace twinsched;
 
 namespace {
 scenario load(const std::string& name) { return load_scenario_file(std::string(TWINSCHED_SOURCE_DIR) + "/scenarios/" + name); }
+
+std::int64_t int_param(const scenario& s, const std::string& key) { return std::get<std::int64_t>(s.workload_params.at(key)); }
+
+/// Simulated seconds from the workers' start until the thread count first reached its peak
+/// (run_result::scale_up_s starts at the first growth instead; this includes the wait for it).
+double time_to_peak(const run_result& r) {
+  for (auto& [t, n] : r.thread_timeline)
+    if (n == r.peak_workers) return t;
+  return 0;
+}
 }  // namespace
 
 TEST_CASE("finding 1: on forward the shared queue stops scaling while stealing scales, 1 to 16 modeled cores" *
@@ -73,4 +85,118 @@ TEST_CASE("finding 5: with more workers than cores, busy-spin loses to park" * d
   REQUIRE(spin2.ok());
   REQUIRE(park2.ok());
   CHECK(spin2.sim_s <= park2.sim_s * 1.1);
+}
+
+TEST_CASE("finding 2: on pi, adaptive from one thread tracks dedicated assignment, behind it by its scale-up time" *
+          doctest::timeout(300)) {
+  scenario base = load("sim_pi_adaptive.toml");
+  REQUIRE(base.sched.workers == 1);
+  REQUIRE(base.sched.min_workers == 1);
+  sim_options o;
+  o.cores = 8;
+  const unsigned threads[] = {1, 2, 3, 4, 5, 6, 7, 8, 12, 16};
+  std::map<unsigned, double> dist, adapt;  // max threads -> simulated makespan (s)
+  for (unsigned n : threads) {
+    scenario d = base;
+    d.sched.policy = "distribution";
+    d.sched.workers = n;
+    d.sched.max_workers = 0;
+    scenario a = base;
+    a.sched.policy = "adaptive";
+    a.sched.workers = 1;  // starts from one thread...
+    a.sched.max_workers = n;  // ...and may grow to n
+    sim_result rd = simulate(d, o), ra = simulate(a, o);
+    CAPTURE(n);
+    REQUIRE(rd.ok());
+    REQUIRE(ra.ok());
+    dist[n] = rd.sim_s;
+    adapt[n] = ra.sim_s;
+    const double peak_at = time_to_peak(ra.run);
+    MESSAGE(n << " threads on 8 cores: distribution " << rd.sim_s * 1e3 << " ms, adaptive " << ra.sim_s * 1e3
+              << " ms (+" << (ra.sim_s - rd.sim_s) * 1e3 << " ms), adaptive reached " << ra.run.peak_workers
+              << " threads at " << peak_at * 1e3 << " ms");
+    if (n > 8) continue;
+    CHECK(ra.run.peak_workers == n);  // it does grow to the maximum
+    // Behind dedicated assignment (which is balanced: 840 actors deal evenly to 1..8 threads)...
+    CHECK(ra.sim_s >= rd.sim_s);
+    // ...by no more than the time it took to scale up. Until adaptive runs all n threads it
+    // lacks at most n-1 threads for at most `peak_at`; spread over n threads once it has
+    // them, that delays it by peak_at * (n-1)/n if it rebalanced perfectly, and it comes
+    // close (measured: the gap is 0.58-0.79 of peak_at). The 0.1% is adaptive's own
+    // bookkeeping per message, which its 1-thread run (it cannot grow) measures: 8 us of 168 ms.
+    CHECK(ra.sim_s <= rd.sim_s + peak_at + 0.001 * rd.sim_s);
+  }
+  // Both scale up to the core count (measured: distribution 8.0x, adaptive 6.8x at 8 threads)...
+  CHECK(dist[8] * 5 < dist[1]);
+  CHECK(adapt[8] * 5 < adapt[1]);
+  // ...and not past it: 12 or 16 threads on 8 cores improve on 8 threads by less than 10%.
+  // (12 is worse for distribution: worker i runs on core i mod 8, so cores 0-3 carry two
+  // threads' actors each.)
+  for (unsigned n : {12u, 16u}) {
+    CAPTURE(n);
+    CHECK(dist[n] > 0.9 * dist[8]);
+    CHECK(adapt[n] > 0.9 * adapt[8]);
+  }
+}
+
+TEST_CASE("finding 3: on fanout-idle at 16 modeled cores, distribution and sharing beat the shared queue" *
+          doctest::timeout(300)) {
+  scenario base = load("sim_fanout_idle.toml");
+  REQUIRE(base.sched.workers == 16);
+  sim_options o;
+  o.cores = 16;
+  std::map<std::int64_t, std::map<std::string, double>> rate;  // cost_ns -> policy -> simulated msgs/s
+  for (std::int64_t cost : {int_param(base, "cost_ns"), std::int64_t(0)})
+    for (std::string policy : {"shared-queue", "distribution", "sharing"}) {
+      scenario s = base;
+      s.sched.policy = policy;
+      s.workload_params["cost_ns"] = cost;
+      sim_result r = simulate(s, o);
+      CAPTURE(policy);
+      CAPTURE(cost);
+      REQUIRE(r.ok());
+      rate[cost][policy] = r.run.msgs_per_s();
+      MESSAGE(policy << ", cost_ns " << cost << ": " << r.run.msgs_per_s() / 1e6 << " M simulated msgs/s ("
+                     << r.sim_s * 1e3 << " ms)");
+    }
+  auto& busy = rate[int_param(base, "cost_ns")];  // the scenario's 2 us of work per message
+  CHECK(busy["distribution"] > 1.2 * busy["shared-queue"]);  // measured 1.5x
+  CHECK(busy["sharing"] > 1.2 * busy["shared-queue"]);       // measured 1.7x
+  // With no work per message distribution wins by more (measured 3.6x). Sharing does not:
+  // the 12 non-producing workers are idle, so hungry, nearly all the time, and most messages
+  // (measured: 17,096 of 20,316, against 2,067 at 2 us) go to a hungry dispatcher through
+  // the hungry ring's one mutex, which that dispatcher takes again to re-list itself after
+  // its one message: a global lock twice per message, like the shared queue's push and pop,
+  // plus the hand-off. It runs slower than the shared queue (measured 0.73x); printed above,
+  // not asserted (scenarios/sim_fanout_idle.toml).
+  CHECK(rate[0]["distribution"] > 2 * rate[0]["shared-queue"]);
+}
+
+TEST_CASE("finding 4: on pool with one slow member, donation finishes the bursts sooner than stealing" *
+          doctest::timeout(300)) {
+  scenario s = load("sim_pool_donation.toml");
+  REQUIRE(s.sched.workers == 8);
+  sim_options o;
+  o.cores = 8;
+  s.sched.policy = "stealing";
+  sim_result steal = simulate(s, o);
+  s.sched.policy = "donation";
+  sim_result donate = simulate(s, o);
+  REQUIRE(steal.ok());
+  REQUIRE(donate.ok());
+  std::uint64_t steal_donations = 0, donations = 0;
+  for (auto& w : steal.run.per_worker) steal_donations += w.donations;
+  for (auto& w : donate.run.per_worker) donations += w.donations;
+  // The slow member's own jobs, one after another: stealing moves it whole, so no burst can
+  // end before the slow member has run its share of it.
+  const double slow_serial_s = double(int_param(s, "bursts")) *
+                               double(int_param(s, "burst_size") / int_param(s, "members")) *
+                               double(int_param(s, "cost_ns") * int_param(s, "slow_factor")) * 1e-9;
+  MESSAGE("stealing " << steal.sim_s * 1e3 << " ms, donation " << donate.sim_s * 1e3 << " ms (" << donations
+                      << " messages donated); the slow member's serial work " << slow_serial_s * 1e3 << " ms");
+  CHECK(steal_donations == 0);
+  CHECK(donations > 0);
+  CHECK(steal.sim_s >= slow_serial_s);
+  CHECK(donate.sim_s * 2 < slow_serial_s);  // measured 4.3x under it
+  CHECK(donate.sim_s * 2 < steal.sim_s);
 }
