@@ -82,6 +82,7 @@ class alignas(64) event_lane {
     p->message = ev.message;
     p->actor = ev.actor;
     p->other = ev.other;
+    prefetch_ahead(p);
     if (++pos_ == end_) next_chunk();
   }
 
@@ -120,6 +121,16 @@ class alignas(64) event_lane {
 
  private:
   std::uint64_t stamp(raw_event* p, std::uint64_t t, event_kind k);
+  /// Asks for the buffer line ~5 lines ahead in writable state. Without it each new line is a
+  /// store miss, and the worker's next seq_cst RMW (a mailbox push) waits for it to drain:
+  /// ~20 ns per message on forward. A prefetch never faults, even past the chunk's end.
+  static void prefetch_ahead(const raw_event* p) {
+#if defined(__x86_64__)
+    asm volatile("prefetchw %0" : : "m"(*(reinterpret_cast<const char*>(p) + 320)));  // any x86-64 since 2014
+#else
+    __builtin_prefetch(reinterpret_cast<const char*>(p) + 320, 1, 3);
+#endif
+  }
   void next_chunk();  // P2, P3: out of line, once per chunk
   raw_event* chunk(std::uint64_t k) const { return storage_.get() + (k % chunks_) * chunk_events_; }
 
