@@ -26,6 +26,10 @@
 //   6. `burn_ns(ns)` costs `ns` of CPU time on the calling worker: a calibrated busy loop on
 //      real cores, an accumulated charge in simulation. `charge_ns(ns)` declares that work
 //      which really ran costs `ns` on the modeled machine: a no-op on real cores.
+//   9. `migrate_state(from, to, bytes)`: an actor last run by worker `from` now runs on `to`;
+//      the simulator charges moving its state between their cores (free on real cores: the
+//      hardware pays it for real). `P::queue_op()` is the non-atomic work of one run-queue
+//      push or pop, charged in simulation. `P::backend_name` names the backend in results.
 //   8. `trace(ev)` takes one event for the recorder; workers call it only when tracing is on.
 //      Its time is `now_ns()` at the event, unless the platform declares
 //      `static constexpr bool stamps_trace_events = true`: then models/ passes time 0 and the
@@ -52,6 +56,9 @@ concept platform = requires(P& p, const P& cp, typename P::parker& pk, typename 
   { cp.now_ns() } -> std::same_as<std::uint64_t>;
   { p.burn_ns(ns) } -> std::same_as<void>;
   { p.charge_ns(ns) } -> std::same_as<void>;
+  { p.migrate_state(0u, 0u, 0u) } -> std::same_as<void>;
+  { P::queue_op() } -> std::same_as<void>;
+  { P::backend_name } -> std::convertible_to<const char*>;
   { p.spin_pause() } -> std::same_as<void>;
   { p.yield_now() } -> std::same_as<void>;
   // workers

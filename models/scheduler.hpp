@@ -262,7 +262,7 @@ class scheduler {
 
   run_result collect(const workload& w, double wall_s) {
     run_result r;
-    r.backend = "threads";
+    r.backend = P::backend_name;
     r.policy = cfg_.policy;
     r.idle = cfg_.idle.strategy;
     r.workers = cfg_.workers;

@@ -170,6 +170,8 @@ class worker final : public context {
                  std::to_string(other - 1) + " runs it");
     }
     if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_begin, index_, a.id(), 0, a.last_worker);
+    // State moves with the actor (run_begin's `other` field above records from where).
+    if (a.last_worker != ~0u && a.last_worker != index_) s_.plat().migrate_state(a.last_worker, index_, a.state_bytes());
     a.last_worker = index_;
     current_ = &a;
     bool drained = false;

@@ -83,6 +83,9 @@ class thread_platform {
   }
   void burn_ns(std::uint64_t ns);
   void charge_ns(std::uint64_t) {}
+  void migrate_state(unsigned, unsigned, std::uint32_t) {}
+  static void queue_op() {}
+  static constexpr const char* backend_name = "threads";
   void spin_pause() {
 #if defined(__x86_64__) || defined(__i386__)
     _mm_pause();

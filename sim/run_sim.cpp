@@ -158,7 +158,7 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
     r.wall_s = st.sim_ns * 1e-9;
     (void)w.release();
   }
-  r.backend = "sim";
+  r.backend = sim_platform::backend_name;  // also on the aborted path, which skipped collect()
   r.scenario = s.name;
   r.workload = s.workload;
   for (const auto& e : st.errors) r.errors.push_back("simulation: " + e);

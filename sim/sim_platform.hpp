@@ -323,6 +323,7 @@ struct sim_stats {
 
 class sim_platform {
  public:
+  static constexpr const char* backend_name = "sim";
   template <class T>
   using atomic = sim_detail::atomic<T>;
   using mutex = sim_detail::mutex;
@@ -355,10 +356,10 @@ class sim_platform {
   unsigned hardware_workers() const { return cores_; }
   void trace(const trace_event& ev);
 
-  /// Not in the concept yet (see the report): an actor whose state (`bytes`) was last used on
+  /// Platform contract 9: an actor whose state (`bytes`) was last used on
   /// `from_worker`'s core now runs on `to_worker`'s: charges migration_per_kib.
   void migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes);
-  /// Not in the concept yet: one run-queue push or pop's non-atomic work (queue_op). Static,
+  /// Platform contract 9: one run-queue push or pop's non-atomic work (queue_op). Static,
   /// like fence(), because the deques that would call it hold no platform reference.
   static void queue_op() {
     sim_detail::actor_state* me = sim_detail::g.cur;

@@ -44,6 +44,7 @@ class chase_lev_deque {
 
   /// Owner only.
   void push(T x) {
+    P::queue_op();
     std::int64_t b = bottom_.load(std::memory_order_relaxed);
     std::int64_t t = top_.load(std::memory_order_acquire);
     ring* r = ring_.load(std::memory_order_relaxed);
@@ -55,6 +56,7 @@ class chase_lev_deque {
 
   /// Owner only: the most recently pushed element (LIFO), or null.
   T pop() {
+    P::queue_op();
     std::int64_t b = bottom_.load(std::memory_order_relaxed) - 1;
     ring* r = ring_.load(std::memory_order_relaxed);
     bottom_.store(b, std::memory_order_relaxed);
@@ -76,6 +78,7 @@ class chase_lev_deque {
 
   /// Anyone (the owner too, for FIFO order): the oldest element.
   steal_status steal(T& out) {
+    P::queue_op();
     std::int64_t t = top_.load(std::memory_order_acquire);
     P::fence(std::memory_order_seq_cst);  // pairs with the fence in pop
     std::int64_t b = bottom_.load(std::memory_order_acquire);  // pairs with push's release fence
