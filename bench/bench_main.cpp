@@ -124,8 +124,8 @@ int main(int argc, char** argv) {
   std::uint64_t idle_actors = 1'000'000;
   bool quick = false;
   app.add_option("--runs", runs, "runs per cell; the median is shown")->capture_default_str();
-  app.add_option("--policies", policies, "policies to compare")->capture_default_str();
-  app.add_option("--workers", workers, "worker counts")->capture_default_str();
+  app.add_option("--policies", policies, "policies to compare (space or comma separated)")->delimiter(',')->capture_default_str();
+  app.add_option("--workers", workers, "worker counts")->delimiter(',')->capture_default_str();
   app.add_option("--idle", idle, "idle strategy for every run")->capture_default_str();
   app.add_option("--idle-actors", idle_actors, "idle actors for the memory probe (0: skip)")->capture_default_str();
   app.add_flag("--quick", quick, "smaller workloads (smoke test of the benchmark itself)");
@@ -139,16 +139,19 @@ int main(int argc, char** argv) {
       {"pi 100 jobs x 1M terms", "pi", {{"jobs", std::int64_t(100)}, {"terms", std::int64_t(1'000'000 / scale)}}},
   };
 
-  std::printf("median of %d runs, idle strategy %s, Mmsgs/s (pi: speed-up over 1 worker in brackets)\n", runs, idle.c_str());
+  std::printf("median of %d runs, idle strategy %s; Mmsgs/s, except pi: milliseconds and [speed-up over the first worker count]\n",
+              runs, idle.c_str());
   std::printf("%-26s %-13s %10s", "workload", "policy", "sequential");
   for (unsigned w : workers) std::printf(" %9uw", w);
   std::printf("\n");
   bool all_ok = true;
   for (const row& r : rows) {
+    const bool pi = r.workload == "pi";
+    const double msgs = double(make(r, 42)->expected_messages());
     double seq = sequential_rate(r, runs);
     for (const std::string& p : policies) {
       if (p == "donation") continue;  // needs groups of equals; see the pool workload
-      std::printf("%-26s %-13s %10.2f", r.label.c_str(), p.c_str(), seq / 1e6);
+      std::printf("%-26s %-13s %10.2f", r.label.c_str(), p.c_str(), pi ? msgs / seq * 1e3 : seq / 1e6);
       double first = 0;
       for (unsigned w : workers) {
         scheduler_config c;
@@ -157,7 +160,7 @@ int main(int argc, char** argv) {
         c.idle.strategy = idle;
         double rate = scheduled_rate(r, c, runs, all_ok);
         if (first == 0) first = rate;
-        if (r.workload == "pi") std::printf(" %6.2f[%.2fx]", rate / 1e6, rate / first);
+        if (pi) std::printf(" %6.1f[%.2fx]", msgs / rate * 1e3, rate / first);
         else std::printf(" %10.2f", rate / 1e6);
         std::fflush(stdout);
       }
