@@ -140,41 +140,60 @@ TEST_CASE("exact lanes keep the simulator's times as given") {
   }
 }
 
+namespace {
+
+/// Three producer threads, 200000 events each, through a recorder configured by `o`; then
+/// every event must be in the file, in order.
+void produce_and_check(const std::string& path, const recorder_options& o) {
+  trace_header h = test::synthetic_header("sim");
+  h.lanes = 3;
+  constexpr std::uint64_t per_lane = 200000;
+  {
+    recorder rec(path, h, nullptr, o);
+    std::vector<std::thread> producers;
+    for (std::uint16_t l = 0; l < 3; ++l)
+      producers.emplace_back([&rec, l] {
+        event_lane& lane = rec.lane(l);
+        for (std::uint64_t t = 0; t < per_lane; ++t) {
+          trace_event e = ev(event_kind::schedule, std::uint32_t(t), t + 1);
+          e.time_ns = t;
+          e.worker = l;
+          lane.push_exact(e);
+        }
+      });
+    for (auto& t : producers) t.join();
+    rec.finish(run_result{});
+    CHECK(rec.events_written() == 3 * per_lane);
+  }
+  trace_reader r(path);
+  r.verify();
+  CHECK(r.events() == 3 * per_lane);
+  for (const auto& l : r.footer().lanes) CHECK(l.events == per_lane);
+  auto v = lane_events(path, 2);
+  for (std::uint64_t t = 0; t < per_lane; ++t) {
+    if (v[t].actor != t || v[t].time_ns != t) FAIL("lane 2 event " << t << " is wrong");
+  }
+}
+
+}  // namespace
+
 TEST_SUITE("concurrency") {
-  TEST_CASE("producers faster than the writer wait for free chunks and lose nothing" * doctest::timeout(60)) {
+  TEST_CASE("producers faster than a concurrent writer wait for free chunks and lose nothing" * doctest::timeout(60)) {
     temp_file f("stall");
-    trace_header h = test::synthetic_header("sim");
-    h.lanes = 3;
     recorder_options o;
+    o.mode = writer_mode::concurrent;
     o.chunk_events = 64;
     o.memory_budget = 1;  // the minimum: 4 chunks per lane
-    constexpr std::uint64_t per_lane = 200000;
-    {
-      recorder rec(f.path(), h, nullptr, o);
-      std::vector<std::thread> producers;
-      for (std::uint16_t l = 0; l < 3; ++l)
-        producers.emplace_back([&rec, l] {
-          event_lane& lane = rec.lane(l);
-          for (std::uint64_t t = 0; t < per_lane; ++t) {
-            trace_event e = ev(event_kind::schedule, std::uint32_t(t), t + 1);
-            e.time_ns = t;
-            e.worker = l;
-            lane.push_exact(e);
-          }
-        });
-      for (auto& t : producers) t.join();
-      rec.finish(run_result{});
-      CHECK(rec.events_written() == 3 * per_lane);
-    }
-    trace_reader r(f.path());
-    r.verify();
-    CHECK(r.events() == 3 * per_lane);
-    for (const auto& l : r.footer().lanes) CHECK(l.events == per_lane);
-    auto v = lane_events(f.path(), 2);
-    for (std::uint64_t t = 0; t < per_lane; ++t) {
-      if (v[t].actor != t || v[t].time_ns != t) {
-        FAIL("lane 2 event " << t << " is wrong");
-      }
-    }
+    produce_and_check(f.path(), o);
+  }
+
+  TEST_CASE("a deferred writer whose rings fill up drains them during the run and loses nothing" *
+            doctest::timeout(60)) {
+    temp_file f("deferred");
+    recorder_options o;
+    o.mode = writer_mode::deferred;
+    o.chunk_events = 256;
+    o.deferred_budget = 3 * 16 * 256 * sizeof(raw_event);  // 16 chunks per lane: far fewer than produced
+    produce_and_check(f.path(), o);
   }
 }  // TEST_SUITE

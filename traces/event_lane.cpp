@@ -1,16 +1,29 @@
 // The event lane's cold paths: allocation, the adaptive stamping interval, and moving to the next chunk.
 #include "event_lane.hpp"
 
+#include <sys/mman.h>
+
 #include <algorithm>
 #include <chrono>
+#include <new>
 #include <thread>
 
 namespace twinsched::traces {
 
+void event_lane::unmap::operator()(raw_event* p) const { ::munmap(p, bytes); }
+
 void event_lane::init(std::uint32_t chunk_events, std::uint32_t chunks, std::uint64_t stamp_interval_ticks) {
   chunk_events_ = std::max<std::uint32_t>(chunk_events, 2);
   chunks_ = std::max<std::uint32_t>(chunks, 2);
-  storage_.reset(new raw_event[std::size_t(chunk_events_) * chunks_]);  // trivial type: left untouched
+  // Anonymous memory, untouched until written; huge pages where the kernel allows them, so a
+  // large (deferred) ring costs one fault per 2 MiB instead of one per 4 KiB.
+  const std::size_t bytes = std::size_t(chunk_events_) * chunks_ * sizeof(raw_event);
+  void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) throw std::bad_alloc();
+#ifdef MADV_HUGEPAGE
+  ::madvise(m, bytes, MADV_HUGEPAGE);
+#endif
+  storage_ = std::unique_ptr<raw_event, unmap>(static_cast<raw_event*>(m), unmap{bytes});
   begin_ = pos_ = storage_.get();
   end_ = begin_ + chunk_events_;
   stamp_at_ = begin_;  // the lane's first event is stamped

@@ -101,7 +101,7 @@ class alignas(64) event_lane {
 
   /// A published chunk not yet handed back, or nullptr (W1).
   const raw_event* ready() const {
-    const std::uint64_t mine = consumed_.load(std::memory_order_relaxed);  // only the writer stores it
+    const std::uint64_t mine = consumed_.load(std::memory_order_relaxed);   // only the writer stores it
     if (mine == produced_.load(std::memory_order_acquire)) return nullptr;  // pairs with P2's release
     return chunk(mine);
   }
@@ -111,6 +111,12 @@ class alignas(64) event_lane {
     consumed_.store(consumed_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   }
   std::uint32_t chunk_events() const { return chunk_events_; }
+  std::uint32_t chunks() const { return chunks_; }
+  /// Published chunks not yet handed back.
+  std::uint64_t backlog() const {
+    // acquire: pairs with P2's release, like ready()
+    return produced_.load(std::memory_order_acquire) - consumed_.load(std::memory_order_relaxed);
+  }
 
   /// After the producer stopped: the events of the current, partial chunk.
   const raw_event* partial_begin() const { return begin_; }
@@ -145,7 +151,11 @@ class alignas(64) event_lane {
   bool stamped_once_ = false, after_idle_ = false;
   std::uint64_t interval_ticks_ = 1;
   std::uint64_t stalls_ = 0, stamps_ = 0;
-  std::unique_ptr<raw_event[]> storage_;
+  struct unmap {
+    std::size_t bytes;
+    void operator()(raw_event* p) const;
+  };
+  std::unique_ptr<raw_event, unmap> storage_{nullptr, unmap{0}};
   std::uint32_t chunk_events_ = 0, chunks_ = 0;
   // shared with the writer, each on its own line
   alignas(64) std::atomic<std::uint64_t> produced_{0};

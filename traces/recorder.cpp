@@ -1,6 +1,8 @@
 // The recorder's writer thread: drains full chunks, interpolates and converts times, writes blocks and the footer.
 #include "recorder.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -15,6 +17,8 @@ __extension__ typedef unsigned __int128 u128;  // ticks x 32.32 rate without ove
 
 recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, recorder_options o)
     : discard_(o.discard),
+      deferred_(o.mode == writer_mode::deferred ||
+                (o.mode == writer_mode::automatic && std::thread::hardware_concurrency() <= h.workers)),
       workers_(h.lanes),
       lanes_(std::make_unique<event_lane[]>(std::size_t(h.lanes) + 1)),
       clocks_(h.lanes + 1),
@@ -22,7 +26,18 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
       clock_(clock) {
   const std::size_t lanes = std::size_t(workers_) + 1;
   const std::size_t chunk_bytes = std::size_t(o.chunk_events) * sizeof(raw_event);
-  const std::uint32_t chunks = std::uint32_t(std::clamp<std::size_t>(o.memory_budget / (lanes * chunk_bytes), 4, 64));
+  std::size_t budget = o.memory_budget, most = 64;
+  if (deferred_) {
+    budget = o.deferred_budget;
+    if (budget == 0) {
+      const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
+      budget =
+          std::min<std::size_t>(std::size_t(2) << 30, pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) / 8
+                                                                            : std::size_t(256) << 20);
+    }
+    most = std::size_t(1) << 20;
+  }
+  const std::uint32_t chunks = std::uint32_t(std::clamp<std::size_t>(budget / (lanes * chunk_bytes), 4, most));
   const std::uint64_t interval = clock ? std::uint64_t(double(o.stamp_interval_ns) / clock->ns_per_tick()) : 1;
   for (std::size_t i = 0; i < lanes; ++i) lanes_[i].init(o.chunk_events, chunks, interval);
   thread_ = std::thread([this] { writer_loop(); });
@@ -46,17 +61,20 @@ void recorder::writer_loop() {
     // acquire: pairs with stop_writer's release; every chunk published before it (the
     // producers were joined before finish) is visible to the drain that follows
     const bool stopping = stop_.load(std::memory_order_acquire);
-    if (!drain_ready()) {
+    if (!drain_ready(deferred_ && !stopping)) {
       if (stopping) return;  // everything published before stop was seen has been drained
-      std::this_thread::sleep_for(std::chrono::microseconds(50));
+      std::this_thread::sleep_for(std::chrono::microseconds(deferred_ ? 1000 : 50));
     }
   }
 }
 
-bool recorder::drain_ready() {
+bool recorder::drain_ready(bool backlogged_only) {
   bool any = false;
   for (unsigned i = 0; i <= workers_; ++i) {
+    // deferred: leave a lane alone until its ring is 3/4 full, then bring it down to 1/2
+    if (backlogged_only && lanes_[i].backlog() * 4 < std::uint64_t(lanes_[i].chunks()) * 3) continue;
     while (const raw_event* chunk = lanes_[i].ready()) {
+      if (backlogged_only && lanes_[i].backlog() * 2 <= lanes_[i].chunks()) break;
       if (!error_ && !discard_) {
         try {
           convert_and_write(i, chunk, lanes_[i].chunk_events());
@@ -155,7 +173,8 @@ void recorder::finish(const run_result& r) {
   std::snprintf(note, sizeof note, "; %llu of %llu events stamped by a clock read, the rest interpolated; %llu stalls",
                 static_cast<unsigned long long>(reads), static_cast<unsigned long long>(events_),
                 static_cast<unsigned long long>(stalls));
-  f.clock_note = clock_ ? clock_->note() + note : std::string("exact simulated times");
+  f.clock_note = (clock_ ? clock_->note() + note : std::string("exact simulated times")) +
+                 (deferred_ ? "; written after the run (deferred writer)" : "; written during the run");
   writer_.finish(std::move(f));
 }
 

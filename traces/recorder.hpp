@@ -9,12 +9,19 @@
 //   through trace_writer. finish() stops the writer, flushes every lane's partial chunk and
 //   writes the footer (the run's counters, per-actor deliveries, per-lane totals).
 //
-// Why a writer thread (and not "write at the end")
-//   A traced run of `forward` produces ~100 M events per second of run; at 24 bytes each in
-//   memory that is gigabytes per second. Encoding while the run goes (3-7 bytes per event on
-//   disk) keeps memory bounded to the lanes' chunks (memory_budget, 64 MiB by default) and
-//   takes the encoding off the workers. The price is one core's share for the writer: on a
-//   machine with no spare core it competes with the workers (the benchmark reports it).
+// When the writer writes (writer_mode)
+//   A traced run of `forward` produces up to ~50 M events per second; at 24 bytes each in
+//   memory that is more than a gigabyte per second, and encoding them (3-7 bytes each on
+//   disk) takes most of a core. Two ways, chosen per run:
+//   - concurrent: the writer drains chunks as they fill, so memory stays at the lanes' rings
+//     (memory_budget, 64 MiB). Cheap for the workers only if the writer has a core of its
+//     own: the default when the machine has more hardware threads than workers.
+//   - deferred: the rings are large (deferred_budget: 2 GiB or 1/8 of the machine's memory,
+//     virtual until touched), and the writer only drains a lane whose ring is 3/4 full, and
+//     everything once the run is over (in finish(), outside the run's measured time). The
+//     default when the workers occupy every hardware thread, where a concurrent writer
+//     would take their CPU. A run that outgrows the rings degrades to concurrent draining;
+//     no event is ever dropped.
 //
 // Invariants
 //   1. Each lane has exactly one producer at a time; the platform maps worker i to lane i
@@ -47,9 +54,17 @@
 
 namespace twinsched::traces {
 
+enum class writer_mode : std::uint8_t {
+  automatic,   ///< concurrent if there are more hardware threads than workers, else deferred
+  concurrent,  ///< encode chunks as they fill
+  deferred,    ///< encode when a ring is 3/4 full or the run is over
+};
+
 struct recorder_options {
-  std::uint32_t chunk_events = 4096;       ///< events per chunk (and per block)
-  std::size_t memory_budget = 64u << 20;   ///< chunk memory for all lanes together
+  std::uint32_t chunk_events = 4096;      ///< events per chunk (and per block)
+  std::size_t memory_budget = 64u << 20;  ///< concurrent mode: chunk memory for all lanes together
+  std::size_t deferred_budget = 0;        ///< deferred mode: 0 = min(2 GiB, physical memory / 8)
+  writer_mode mode = writer_mode::automatic;
   std::uint64_t stamp_interval_ns = 1000;  ///< target time between clock reads (sampled lanes)
   /// Benchmark aid: chunks go back to the producers unwritten, so a run pays the hot path
   /// only. The file then holds the header and footer but no events.
@@ -85,11 +100,12 @@ class recorder {
     std::uint64_t last_ticks = 0, last_ns = 0;
   };
   void writer_loop();
-  bool drain_ready();
+  bool drain_ready(bool backlogged_only = false);
   void convert_and_write(unsigned lane, const raw_event* p, std::size_t n);
   void stop_writer();
 
   bool discard_;
+  bool deferred_;
   unsigned workers_;
   std::unique_ptr<event_lane[]> lanes_;  // workers_ + 1: the last is the outside lane
   std::vector<lane_clock> clocks_;
