@@ -205,3 +205,27 @@ TEST_SUITE("concurrency") {
   }
 
 }  // TEST_SUITE
+
+TEST_SUITE("concurrency") {
+  TEST_CASE("donation moves messages between equal actors: the diff compares their group as a whole" *
+            doctest::timeout(60)) {
+    temp_file a("pool-donation"), b("pool-stealing");
+    scenario s;
+    s.name = "traced-pool";
+    s.workload = "pool";
+    s.workload_params = {{"members", std::int64_t(8)},
+                         {"bursts", std::int64_t(3)},
+                         {"burst_size", std::int64_t(64)},
+                         {"cost_ns", std::int64_t(1000)}};
+    s.sched.policy = "donation";
+    record(s, a.path(), trace_level::decisions);
+    s.sched.policy = "stealing";
+    record(s, b.path(), trace_level::decisions);
+    trace_reader ra(a.path()), rb(b.path());
+    diff_report d = diff_traces(ra, rb, {});
+    CHECK(d.same_workload);
+    CHECK(d.logical.groups >= 1);
+    CHECK(d.logical.state == logical_check::verdict::equal);
+    CHECK(ra.footer().count(unsigned(event_kind::donate)) > 0);
+  }
+}  // TEST_SUITE

@@ -62,7 +62,29 @@ logical_check check_logical(const trace_footer& a, const trace_footer& b) {
     c.why = std::string("per-actor deliveries not recorded in ") + (!a.has_actors ? "A" : "B");
     return c;
   }
-  std::size_t i = 0, j = 0;
+  // ungrouped actors by id (footers are sorted by id); grouped ones summed per group
+  std::vector<actor_stats> xa, xb;
+  std::map<std::uint32_t, std::pair<actor_stats, actor_stats>> groups;  // group -> (A's sum, B's sum)
+  for (const auto& x : a.actors) {
+    if (x.group == 0) {
+      xa.push_back(x);
+    } else {
+      auto& g = groups[x.group].first;
+      g.delivered += x.delivered, g.digest += x.digest, ++g.id;  // id counts the members
+    }
+  }
+  for (const auto& y : b.actors) {
+    if (y.group == 0) {
+      xb.push_back(y);
+    } else {
+      auto& g = groups[y.group].second;
+      g.delivered += y.delivered, g.digest += y.digest, ++g.id;
+    }
+  }
+  c.groups = groups.size();
+  auto got = [](const actor_stats& s) {
+    return std::to_string(s.delivered) + " messages (digest " + hex(s.digest) + ")";
+  };
   auto note = [&](std::uint32_t id, const std::string& what) {
     if (!c.first_actor) {
       c.first_actor = id;
@@ -70,19 +92,28 @@ logical_check check_logical(const trace_footer& a, const trace_footer& b) {
     }
     ++c.differing;
   };
-  while (i < a.actors.size() || j < b.actors.size()) {
-    if (j == b.actors.size() || (i < a.actors.size() && a.actors[i].id < b.actors[j].id)) {
-      note(a.actors[i].id, "exists only in A (" + std::to_string(a.actors[i].delivered) + " deliveries)");
+  std::size_t i = 0, j = 0;
+  while (i < xa.size() || j < xb.size()) {
+    if (j == xb.size() || (i < xa.size() && xa[i].id < xb[j].id)) {
+      note(xa[i].id, "exists only in A (" + std::to_string(xa[i].delivered) + " deliveries)");
       ++i;
-    } else if (i == a.actors.size() || b.actors[j].id < a.actors[i].id) {
-      note(b.actors[j].id, "exists only in B (" + std::to_string(b.actors[j].delivered) + " deliveries)");
+    } else if (i == xa.size() || xb[j].id < xa[i].id) {
+      note(xb[j].id, "exists only in B (" + std::to_string(xb[j].delivered) + " deliveries)");
       ++j;
     } else {
-      const actor_stats &x = a.actors[i], &y = b.actors[j];
-      if (x.delivered != y.delivered || x.digest != y.digest)
-        note(x.id, "got " + std::to_string(x.delivered) + " messages (digest " + hex(x.digest) + ") in A, " +
-                       std::to_string(y.delivered) + " (digest " + hex(y.digest) + ") in B");
+      if (xa[i].delivered != xb[j].delivered || xa[i].digest != xb[j].digest)
+        note(xa[i].id, "got " + got(xa[i]) + " in A, " + got(xb[j]) + " in B");
       ++i, ++j;
+    }
+  }
+  for (const auto& [g, ab] : groups) {
+    const auto& [ga, gb] = ab;
+    if (ga.delivered == gb.delivered && ga.digest == gb.digest && ga.id == gb.id) continue;
+    ++c.differing;
+    if (!c.first_actor && !c.first_group) {
+      c.first_group = g;
+      c.why = "group " + std::to_string(g) + " (" + std::to_string(ga.id) + " equal actors in A, " +
+              std::to_string(gb.id) + " in B) got " + got(ga) + " in A, " + got(gb) + " in B";
     }
   }
   c.state = c.differing ? logical_check::verdict::differ : logical_check::verdict::equal;
@@ -326,7 +357,9 @@ void print_diff(std::ostream& out, const diff_report& d) {
   out << "\nlogical equivalence  ";
   switch (d.logical.state) {
     case logical_check::verdict::equal:
-      out << "equal: " << d.logical.actors_a << " actors, same delivery counts and payload digests\n";
+      out << "equal: " << d.logical.actors_a << " actors, same delivery counts and payload digests";
+      if (d.logical.groups) out << " (" << d.logical.groups << " groups of equal actors compared as wholes)";
+      out << '\n';
       break;
     case logical_check::verdict::differ:
       out << "DIFFERS for " << d.logical.differing << " actors; first: " << d.logical.why << '\n';
@@ -391,8 +424,10 @@ nlohmann::json diff_json(const diff_report& d) {
                   {"detail", d.logical.why},
                   {"actors_a", d.logical.actors_a},
                   {"actors_b", d.logical.actors_b},
+                  {"groups", d.logical.groups},
                   {"differing", d.logical.differing},
-                  {"first_actor", d.logical.first_actor ? json(*d.logical.first_actor) : json(nullptr)}};
+                  {"first_actor", d.logical.first_actor ? json(*d.logical.first_actor) : json(nullptr)},
+                  {"first_group", d.logical.first_group ? json(*d.logical.first_group) : json(nullptr)}};
   json first = {{"checked", d.first.checked}};
   if (!d.first.checked)
     first["why_not"] = d.first.why_not;

@@ -26,12 +26,16 @@ struct diff_metric {
   std::optional<double> relative() const;
 };
 
-/// Per-actor deliveries (counts and digests from the footers).
+/// Deliveries compared from the footers: each actor without a group on its own (count and
+/// payload digest), and each group of equal actors (group != 0) as a whole, since which
+/// member processes a message is a scheduling choice (donation moves messages between them).
 struct logical_check {
   enum class verdict { equal, differ, unavailable } state = verdict::unavailable;
-  std::string why;  ///< unavailable: why; differ: the first differing actor, in words
-  std::size_t actors_a = 0, actors_b = 0, differing = 0;
-  std::optional<std::uint32_t> first_actor;
+  std::string why;  ///< unavailable: why; differ: the first differing actor or group, in words
+  std::size_t actors_a = 0, actors_b = 0, groups = 0;
+  std::size_t differing = 0;                 ///< actors and groups that differ
+  std::optional<std::uint32_t> first_actor;  ///< the lowest ungrouped actor that differs
+  std::optional<std::uint32_t> first_group;  ///< the lowest group that differs, when no actor does
 };
 
 /// The first event where two deterministic traces part ways.

@@ -80,13 +80,27 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
   perfetto_summary sum;
   const trace_footer& f = r.footer();
   const std::uint64_t from = o.from_ns, to = std::max(o.from_ns, o.to_ns);
-  // Flow sampling: estimate the sends inside the window from the footer (no extra pass).
-  std::uint64_t t0 = ~std::uint64_t(0), t1 = 0;
-  for (const auto& l : f.lanes) t0 = std::min(t0, l.first_ns), t1 = std::max(t1, l.last_ns);
-  const double span = t1 > t0 ? double(t1 - t0) : 1.0;
-  const double overlap = std::max(0.0, double(std::min(to, t1)) - double(std::max(from, t0)));
-  const std::uint64_t sends = f.count(unsigned(event_kind::send));
-  const std::uint64_t estimate = t1 > t0 ? std::uint64_t(double(sends) * std::min(1.0, overlap / span)) : sends;
+  // Flow sampling: count the sends inside the window exactly, decoding only the blocks that
+  // can hold some (a block of a lane ends where the lane's next block starts).
+  std::uint64_t t1 = 0;
+  for (const auto& l : f.lanes) t1 = std::max(t1, l.last_ns);
+  std::uint64_t estimate = 0;
+  if (o.max_flows != 0 && f.count(unsigned(event_kind::send)) > 0) {
+    const auto& blocks = r.blocks();
+    std::vector<std::uint64_t> ends(blocks.size(), ~std::uint64_t(0));  // the lane's next block's start
+    std::map<std::uint16_t, std::uint64_t> next_start;
+    for (std::size_t k = blocks.size(); k-- > 0;) {
+      auto it = next_start.find(blocks[k].lane);
+      if (it != next_start.end()) ends[k] = it->second;
+      next_start[blocks[k].lane] = blocks[k].first_time;
+    }
+    std::vector<trace_event> buf;
+    for (std::size_t k = 0; k < blocks.size(); ++k) {
+      if (blocks[k].first_time > to || ends[k] < from) continue;
+      r.read_block(blocks[k], buf);
+      for (const auto& e : buf) estimate += e.kind == event_kind::send && e.time_ns >= from && e.time_ns <= to;
+    }
+  }
   sum.no_flows = o.max_flows == 0;
   sum.sample_every =
       sum.no_flows ? ~std::uint64_t(0) : std::max<std::uint64_t>(1, (estimate + o.max_flows - 1) / o.max_flows);
@@ -281,7 +295,7 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
                       ",\"flows_sampled\":" + (sum.sampled() ? "true" : "false") + ",\"flow_sampling\":" +
                       json_string(sum.no_flows    ? std::string("none (max_flows 0)")
                                   : sum.sampled() ? "about 1 in " + std::to_string(sum.sample_every) +
-                                                        " messages (chosen by a hash of the message id) of ~" +
+                                                        " messages (chosen by a hash of the message id) of " +
                                                         std::to_string(estimate) + " in the window"
                                                   : std::string("every message")) +
                       ",\"window_ns\":[" + std::to_string(from) + "," +

@@ -17,7 +17,7 @@ struct perfetto_options {
 
 struct perfetto_summary {
   std::uint64_t slices = 0, instants = 0, flows = 0, counters = 0;
-  std::uint64_t messages = 0;      ///< messages sent inside the window (estimated before sampling)
+  std::uint64_t messages = 0;      ///< messages sent inside the window
   std::uint64_t sample_every = 1;  ///< 1: every message gets an arrow; k: about 1 in k
   bool no_flows = false;           ///< max_flows was 0
   bool sampled() const { return !no_flows && sample_every > 1; }
