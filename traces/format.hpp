@@ -60,6 +60,14 @@
 //   donate          worker = donor's worker, actor = receiving actor, message, other = from actor
 //   migrate         actor moved to worker `other` by `worker`
 //
+// What replay reads (twinsched replay, to come)
+//   The header's scenario_text rebuilds the run (scenarios/scenario_loader.hpp loads it); each
+//   worker lane, read with lane_cursor, is that worker's decision sequence in order: which
+//   actor it ran (run_begin), took from whom (steal: other = victim), handed on (donate,
+//   migrate), and when it idled and parked. A replay policy forces each worker's pops to
+//   follow its lane; the footer's per-lane event_hash checks that a replayed simulation
+//   reproduced the recorded one exactly, and diff's first divergence says where not.
+//
 // Versioning: bump format_version for any change old readers would misread; add header or
 // footer fields only at the end of their payload (old readers skip them).
 #pragma once
