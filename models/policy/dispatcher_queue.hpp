@@ -23,13 +23,17 @@ class dispatcher_queue {
  public:
   using cell = actor_cell<P>;
 
+  // Each push and pop charges P::queue_op() (platform.hpp contract 9), as locked_fifo does,
+  // so that in simulation these queues cost what the shared queue costs.
   void push(cell& a) {
+    P::queue_op();
     lock_guard g(mutex_);
     link(a);
   }
 
   /// False (and nothing pushed) if the queue is closed.
   bool push_if_open(cell& a) {
+    P::queue_op();
     lock_guard g(mutex_);
     if (closed_) return false;
     link(a);
@@ -38,6 +42,7 @@ class dispatcher_queue {
 
   cell* pop() {
     if (size_.load(std::memory_order_acquire) == 0) return nullptr;  // pairs with link's release
+    P::queue_op();
     lock_guard g(mutex_);
     cell* a = head_;
     if (!a) return nullptr;
