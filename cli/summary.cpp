@@ -9,7 +9,7 @@ namespace twinsched::cli {
 namespace {
 
 struct totals {
-  std::uint64_t steals = 0, parks = 0, wakeups = 0;
+  std::uint64_t steals = 0, parks = 0, wakeups = 0, donations = 0, migrations = 0;
 };
 
 totals sum(const run_result& r) {
@@ -18,6 +18,8 @@ totals sum(const run_result& r) {
     t.steals += w.steals;
     t.parks += w.parks;
     t.wakeups += w.wakeups;
+    t.donations += w.donations;
+    t.migrations += w.migrations;
   }
   return t;
 }
@@ -106,7 +108,22 @@ void print_summary(std::ostream& out, const scenario& s, const run_result& r) {
   out << "steals        " << t.steals << '\n'
       << "parks         " << t.parks << '\n'
       << "wake-ups      " << t.wakeups << '\n'
-      << "dead letters  " << r.dead_letters << '\n'
+      << "donations     " << t.donations << '\n'
+      << "migrations    " << t.migrations << '\n';
+  if (r.thread_timeline.size() > 1) {
+    out << "threads       peak " << r.peak_workers << ", final " << r.final_workers << ", scale-up "
+        << fmt("%.3f", r.scale_up_s * 1e3) << " ms; over time (ms:threads)";
+    constexpr std::size_t points = 12;  // the first points, then the last: enough to see up and down
+    for (std::size_t i = 0; i < r.thread_timeline.size(); ++i) {
+      if (i == points && r.thread_timeline.size() > points + 1) {
+        out << " ...";
+        i = r.thread_timeline.size() - 1;
+      }
+      out << ' ' << fmt("%.2f", r.thread_timeline[i].first * 1e3) << ':' << r.thread_timeline[i].second;
+    }
+    out << '\n';
+  }
+  out << "dead letters  " << r.dead_letters << '\n'
       << "errors        " << r.errors.size() << '\n';
   constexpr std::size_t shown = 10;
   for (std::size_t i = 0; i < r.errors.size() && i < shown; ++i) out << "  " << r.errors[i] << '\n';
@@ -125,7 +142,8 @@ nlohmann::json summary_json(const scenario& s, const run_result& r) {
   json workers = json::array();
   for (const auto& w : r.per_worker)
     workers.push_back({{"messages", w.messages}, {"turns", w.turns}, {"steals", w.steals}, {"parks", w.parks},
-                       {"wakeups", w.wakeups}, {"busy_ns", w.busy_ns}, {"idle_ns", w.idle_ns},
+                       {"wakeups", w.wakeups}, {"donations", w.donations}, {"migrations", w.migrations},
+                       {"busy_ns", w.busy_ns}, {"idle_ns", w.idle_ns},
                        {"busy_pct", share(w.busy_ns, w)}, {"idle_pct", share(w.idle_ns, w)}});
   return {{"scenario", s.name},
           {"source", s.source},
@@ -145,6 +163,10 @@ nlohmann::json summary_json(const scenario& s, const run_result& r) {
           {"steals", t.steals},
           {"parks", t.parks},
           {"wakeups", t.wakeups},
+          {"donations", t.donations},
+          {"migrations", t.migrations},
+          {"threads", {{"peak", r.peak_workers}, {"final", r.final_workers}, {"scale_up_s", r.scale_up_s},
+                       {"timeline", r.thread_timeline}}},
           {"dead_letters", r.dead_letters},
           {"errors", r.errors},
           {"checksum", r.checksum},

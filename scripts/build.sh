@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs missing packages, then configures and builds twinsched into build/ (or $BUILD_DIR).
 # Extra arguments go to CMake, e.g. scripts/build.sh -DTWINSCHED_SANITIZE=thread.
+# TARGETS="a b" builds only those targets.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
@@ -13,4 +14,6 @@ if [ ! -f "$build/CMakeCache.txt" ]; then
 elif [ $# -gt 0 ]; then
   cmake -S . -B "$build" "$@" >/dev/null
 fi
-cmake --build "$build" -j "$jobs"
+targets=()
+for t in ${TARGETS:-}; do targets+=(--target "$t"); done
+cmake --build "$build" -j "$jobs" "${targets[@]}"
