@@ -22,7 +22,7 @@ if [ $fast -eq 0 ]; then
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest --test-dir build-tsan -L concurrency --timeout 900
 
   step "AddressSanitizer + UndefinedBehaviorSanitizer build: all tests"
-  BUILD_DIR=build-asan scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON -DTWINSCHED_SANITIZE=address
+  BUILD_DIR=build-asan scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON -DTWINSCHED_SANITIZE=address -DTWINSCHED_BENCH=OFF
   ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1" ctest --test-dir build-asan -j "$jobs" --timeout 900
 fi
 step "all test stages passed"
