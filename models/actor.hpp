@@ -42,11 +42,7 @@ class actor {
   std::uint32_t group() const { return group_; }
   std::uint32_t state_bytes() const { return state_bytes_; }
   std::uint64_t processed() const { return processed_; }
-  /// Sum over delivered messages of a hash of their payload (a, b, tag), recorded only while
-  /// tracing: equal for two runs that delivered the same messages to this actor, in any order.
-  std::uint64_t digest() const { return digest_; }
   bool stopped() const { return stopped_; }
-  std::string name() const { return name_ ? *name_ : "actor#" + std::to_string(id_); }
 
   /// Worker or dispatcher this actor belongs to, for policies that bind actors (distribution,
   /// sharing, adaptive); unused by the others.
@@ -56,15 +52,11 @@ class actor {
 
  protected:
   actor(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o)
-      : behavior_(std::move(b)), id_(id), group_(o.group), state_bytes_(o.state_bytes) {
-    if (!o.name.empty()) name_ = std::make_unique<std::string>(o.name);
-  }
+      : behavior_(std::move(b)), id_(id), group_(o.group), state_bytes_(o.state_bytes) {}
   ~actor() = default;
 
   std::unique_ptr<behavior> behavior_;
-  std::unique_ptr<std::string> name_;  // only when given: idle actors stay small
   std::uint64_t processed_ = 0;        // owner-written; read after quiescence
-  std::uint64_t digest_ = 0;           // owner-written, while tracing; read after quiescence
   std::uint32_t id_, group_, state_bytes_;
   bool stopped_ = false;
 };
@@ -75,7 +67,12 @@ class alignas(64) actor_cell final : public actor {
   enum : std::uint32_t { idle = 0, scheduled = 1 };
 
   actor_cell(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o, envelope<P>* dummy)
-      : actor(id, std::move(b), o), mailbox_(dummy) {}
+      : actor(id, std::move(b), o), mailbox_(dummy) {
+    if (!o.name.empty()) name_ = std::make_unique<std::string>(o.name);
+  }
+
+  /// The name given at spawn, or "actor#<id>" (errors and traces).
+  std::string name() const { return name_ ? *name_ : "actor#" + std::to_string(id()); }
 
   /// Send step 2: true if the caller must now hand the actor to the policy.
   bool claim_after_push() {
@@ -105,17 +102,27 @@ class alignas(64) actor_cell final : public actor {
   void replace(std::unique_ptr<behavior> b) { behavior_ = std::move(b); }
   void set_stopped() { stopped_ = true; }
   void count_processed() { ++processed_; }
+  /// Sum over delivered messages of a hash of their payload (a, b, tag), recorded only while
+  /// tracing: equal for two runs that delivered the same messages to this actor, in any order.
+  std::uint64_t digest() const { return digest_; }
   void note_delivery(const message& m) {
     digest_ += splitmix64(m.a ^ (m.b * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t(m.tag) << 32 | m.tag));
   }
 
-  /// Intrusive link for lock-based FIFO run queues (shared-queue); owned by that queue.
-  actor_cell* next_runnable = nullptr;
-
+  // Hot first: the base class is 40 bytes, so the mailbox's head and tail and the state word
+  // share the cell's first cache line with the behavior pointer; cold fields follow.
  private:
   mailbox<P> mailbox_;
   typename P::template atomic<std::uint32_t> state_{idle};
   typename P::template atomic<std::uint32_t> running_{0};
+
+ public:
+  /// Intrusive link for lock-based FIFO run queues (shared-queue); owned by that queue.
+  actor_cell* next_runnable = nullptr;
+
+ private:
+  std::uint64_t digest_ = 0;  // owner-written, while tracing; read after quiescence
+  std::unique_ptr<std::string> name_;  // only when given: idle actors stay small
 };
 
 }  // namespace twinsched
