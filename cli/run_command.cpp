@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/scenario_flags.hpp"
 #include "cli/summary.hpp"
 #include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -18,28 +19,14 @@ namespace {
 /// when given (its CLI::Option has count() > 0).
 struct run_options {
   std::string file;
-  scheduler_config sched;  // holds the override values
-  std::uint64_t seed = scenario{}.seed;
-  std::vector<std::string> params;
-  bool checks = false;
+  scenario_flags flags;
   bool json = false;
   std::string trace_path, trace_level;
-  CLI::Option *workers_opt = nullptr, *policy_opt = nullptr, *idle_opt = nullptr, *burst_opt = nullptr,
-              *fifo_opt = nullptr, *steal_opt = nullptr, *seed_opt = nullptr, *trace_level_opt = nullptr;
+  CLI::Option* trace_level_opt = nullptr;
 };
 
-bool given(const CLI::Option* o) { return o->count() > 0; }
-
 void apply_overrides(const run_options& o, scenario& s) {
-  if (given(o.workers_opt)) s.sched.workers = o.sched.workers;
-  if (given(o.policy_opt)) s.sched.policy = o.sched.policy;
-  if (given(o.idle_opt)) s.sched.idle.strategy = o.sched.idle.strategy;
-  if (given(o.burst_opt)) s.sched.burst = o.sched.burst;
-  if (given(o.fifo_opt)) s.sched.fifo = o.sched.fifo;
-  if (given(o.steal_opt)) s.sched.steal = o.sched.steal;
-  if (given(o.seed_opt)) s.seed = o.seed;
-  if (o.checks) s.sched.checks = true;
-  for (const auto& p : o.params) apply_param_override(s, p);
+  o.flags.apply(s);
   if (given(o.trace_level_opt)) s.trace_level = o.trace_level;
 }
 
@@ -100,47 +87,7 @@ void add_run_command(CLI::App& app, action& chosen) {
                       "Scenario file (TOML; see scenarios/*.toml and `twinsched list scenarios`). "
                       "Without one, runs the forward scenario built into the binary.")
       ->type_name("FILE");
-  o->workers_opt = run_cmd->add_option("--workers", o->sched.workers, "Worker threads that run actors ([scheduler] workers).")
-                       ->type_name("N")
-                       ->check(CLI::PositiveNumber)
-                       ->capture_default_str();
-  o->policy_opt = run_cmd->add_option("--policy", o->sched.policy,
-                                      "Scheduling policy: where runnable actors wait and who runs them "
-                                      "([scheduler] policy; `twinsched list policies`).")
-                      ->type_name("P")
-                      ->check(CLI::IsMember(policy_names()))
-                      ->capture_default_str();
-  o->idle_opt = run_cmd->add_option("--idle", o->sched.idle.strategy,
-                                    "What a worker with nothing to run does: spin, yield, sleep, back off or park "
-                                    "([scheduler.idle] strategy; `twinsched list idle`).")
-                    ->type_name("S")
-                    ->check(CLI::IsMember(idle_names()))
-                    ->capture_default_str();
-  o->burst_opt = run_cmd->add_option("--burst", o->sched.burst,
-                                     "Max messages an actor processes per turn before its worker moves on; "
-                                     "higher is faster, lower is fairer ([scheduler] burst).")
-                     ->type_name("N")
-                     ->check(CLI::PositiveNumber)
-                     ->capture_default_str();
-  o->fifo_opt = run_cmd->add_flag("--fifo,!--no-fifo", o->sched.fifo,
-                                  "stealing: --fifo makes a worker run its oldest runnable actor first (FIFO); "
-                                  "--no-fifo, the default, its newest (LIFO) ([scheduler] fifo).");
-  o->steal_opt = run_cmd->add_option("--steal", o->sched.steal,
-                                     "stealing: an idle worker takes one actor or half of a random victim's queue "
-                                     "([scheduler] steal).")
-                     ->type_name("MODE")
-                     ->check(CLI::IsMember({"one", "half"}))
-                     ->capture_default_str();
-  o->seed_opt = run_cmd->add_option("--seed", o->seed, "Seed for every random choice: steal victims, routing (top-level seed).")
-                    ->type_name("N")
-                    ->capture_default_str();
-  run_cmd->add_option("--param", o->params,
-                      "Set a workload parameter, checked like a [workload] key in the file; repeat for more. "
-                      "Names and defaults: `twinsched list workloads`.")
-      ->type_name("KEY=VALUE")
-      ->allow_extra_args(false);
-  run_cmd->add_flag("--checks", o->checks,
-                    "Also check at run time that no actor ever runs on two workers at once (slower).");
+  o->flags.add_to(*run_cmd, "Worker threads that run actors ([scheduler] workers). Default: 2.");
   run_cmd->add_flag("--json", o->json, "Print the summary as one JSON object on stdout instead of text.");
   run_cmd->add_option("--trace", o->trace_path,
                       "Record a trace of the run to FILE (.tst): read it with `twinsched trace info`, compare "

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/scenario_flags.hpp"
 #include "cli/summary.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/machine_model.hpp"
@@ -38,17 +39,12 @@ namespace {
 
 struct sim_cli {
   std::string file;
-  scheduler_config sched;
-  std::uint64_t seed = scenario{}.seed;
-  std::vector<std::string> params;
+  scenario_flags flags;
   std::string cores_text;
   sim_options opt;
-  bool checks = false, json = false, determinism = false, list_machines = false;
-  CLI::Option *workers_opt = nullptr, *policy_opt = nullptr, *idle_opt = nullptr, *burst_opt = nullptr,
-              *fifo_opt = nullptr, *steal_opt = nullptr, *seed_opt = nullptr, *cores_opt = nullptr;
+  bool json = false, determinism = false, list_machines = false;
+  CLI::Option* cores_opt = nullptr;
 };
-
-bool given(const CLI::Option* o) { return o && o->count() > 0; }
 
 std::vector<std::uint32_t> parse_cores(const std::string& text) {
   std::vector<std::uint32_t> v;
@@ -124,14 +120,7 @@ bool run_one(const scenario& s, const sim_options& o, bool twice, sim_result& ou
 int run(const sim_cli& c) {
   if (c.list_machines) return print_machines(std::cout);
   scenario s = c.file.empty() ? load_default_scenario() : load_scenario_file(c.file);
-  if (given(c.policy_opt)) s.sched.policy = c.sched.policy;
-  if (given(c.idle_opt)) s.sched.idle.strategy = c.sched.idle.strategy;
-  if (given(c.burst_opt)) s.sched.burst = c.sched.burst;
-  if (given(c.fifo_opt)) s.sched.fifo = c.sched.fifo;
-  if (given(c.steal_opt)) s.sched.steal = c.sched.steal;
-  if (given(c.seed_opt)) s.seed = c.seed;
-  if (c.checks) s.sched.checks = true;
-  for (const auto& p : c.params) apply_param_override(s, p);
+  c.flags.apply(s);
   std::vector<std::uint32_t> cores = given(c.cores_opt) ? parse_cores(c.cores_text) : std::vector<std::uint32_t>{0};
 
   std::vector<std::pair<scenario, sim_result>> results;
@@ -139,8 +128,7 @@ int run(const sim_cli& c) {
   for (std::uint32_t n : cores) {
     scenario si = s;
     // One worker per modeled core unless --workers says otherwise.
-    if (given(c.workers_opt)) si.sched.workers = c.sched.workers;
-    else if (n) si.sched.workers = n;
+    if (!given(c.flags.workers_opt) && n) si.sched.workers = n;
     sim_options o = c.opt;
     o.cores = n;
     try {
@@ -240,25 +228,7 @@ void add_sim_command(CLI::App& app, action& chosen) {
       ->type_name("S")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  c->workers_opt = cmd->add_option("--workers", c->sched.workers, "Worker threads (S4U actors). Default: one per modeled core.")
-                       ->type_name("N")
-                       ->check(CLI::PositiveNumber);
-  c->policy_opt = cmd->add_option("--policy", c->sched.policy, "Scheduling policy (`twinsched list policies`).")
-                      ->type_name("P")
-                      ->check(CLI::IsMember(policy_names()));
-  c->idle_opt = cmd->add_option("--idle", c->sched.idle.strategy, "Idle strategy (`twinsched list idle`).")
-                    ->type_name("S")
-                    ->check(CLI::IsMember(idle_names()));
-  c->burst_opt = cmd->add_option("--burst", c->sched.burst, "Max messages per actor turn.")->type_name("N")->check(CLI::PositiveNumber);
-  c->fifo_opt = cmd->add_flag("--fifo,!--no-fifo", c->sched.fifo, "stealing: owner takes its oldest actor first.");
-  c->steal_opt = cmd->add_option("--steal", c->sched.steal, "stealing: take one actor or half the victim's queue.")
-                     ->type_name("MODE")
-                     ->check(CLI::IsMember({"one", "half"}));
-  c->seed_opt = cmd->add_option("--seed", c->seed, "Seed for every random choice.")->type_name("N");
-  cmd->add_option("--param", c->params, "Set a workload parameter (KEY=VALUE); repeat for more.")
-      ->type_name("KEY=VALUE")
-      ->allow_extra_args(false);
-  cmd->add_flag("--checks", c->checks, "Also check that no actor ever runs on two workers at once.");
+  c->flags.add_to(*cmd, "Worker threads (S4U actors). Default: one per modeled core.");
   cmd->add_flag("--check-determinism", c->determinism,
                 "Run every simulation twice and fail (exit 1) at the first difference in result or event hash.");
   cmd->add_flag("--json", c->json, "Print one JSON object (an array for a --cores list) instead of text.");

@@ -1,0 +1,33 @@
+// The flags `run` and `sim` share: scheduler knobs, seed, workload parameters, --checks; each beats the scenario file only when given.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "models/config.hpp"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace twinsched::cli {
+
+/// True if the option appeared on the command line.
+bool given(const CLI::Option* o);
+
+struct scenario_flags {
+  scheduler_config sched;  // holds the override values, starting at the built-in defaults
+  std::uint64_t seed = scenario{}.seed;
+  std::vector<std::string> params;
+  bool checks = false;
+  CLI::Option *workers_opt = nullptr, *policy_opt = nullptr, *idle_opt = nullptr, *burst_opt = nullptr,
+              *fifo_opt = nullptr, *steal_opt = nullptr, *seed_opt = nullptr;
+
+  /// Registers the flags on `cmd`; `workers_help` says what --workers means for that command.
+  void add_to(CLI::App& cmd, const std::string& workers_help);
+  /// Writes every given flag into `s` (workload parameters with the file's checks).
+  void apply(scenario& s) const;
+};
+
+}  // namespace twinsched::cli
