@@ -2,6 +2,7 @@
 #pragma once
 #include <functional>
 #include <iosfwd>
+#include <string>
 
 namespace CLI {
 class App;
@@ -21,6 +22,11 @@ void add_list_command(CLI::App& app, action& chosen);
 void add_sim_command(CLI::App& app, action& chosen);
 /// The machine models `sim --machine` accepts, with their shape; returns 0.
 int print_machines(std::ostream& out);
+/// `twinsched validate SCENARIO`: the scenario on real cores and in simulation on the same
+/// core count, both traced, then diffed.
+void add_validate_command(CLI::App& app, action& chosen);
+/// "10%", "10" (a number above 1 is a percentage) or "0.1" -> 0.1; throws CLI::ValidationError.
+double parse_tolerance(const std::string& s);
 /// `twinsched trace info FILE`: header, counts by kind, duration of a trace.
 void add_trace_command(CLI::App& app, action& chosen);
 /// `twinsched diff A B`: two traces' metrics side by side, logical equivalence, first divergence.

@@ -19,24 +19,6 @@ struct diff_cli {
   std::size_t context = 3;
 };
 
-/// "10%", "10" (a number above 1 is a percentage) or "0.1" -> 0.1.
-double parse_tolerance(const std::string& s) {
-  std::string t = s;
-  const bool percent = !t.empty() && t.back() == '%';
-  if (percent) t.pop_back();
-  std::size_t used = 0;
-  double v = -1;
-  try {
-    v = std::stod(t, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != t.size() || t.empty() || !(v >= 0))
-    throw CLI::ValidationError("--tolerance",
-                               "expected a percentage such as 10% or a fraction such as 0.1, got '" + s + "'");
-  return percent || v > 1 ? v / 100 : v;
-}
-
 int diff(const diff_cli& o) {
   traces::trace_reader a(o.a), b(o.b);
   traces::diff_options opt;
@@ -66,6 +48,24 @@ Exit codes: 0 logically equivalent and within the tolerance, 1 a logical differe
 metric over the tolerance, 2 a file is not a readable trace.)";
 
 }  // namespace
+
+/// "10%", "10" (a number above 1 is a percentage) or "0.1" -> 0.1.
+double parse_tolerance(const std::string& s) {
+  std::string t = s;
+  const bool percent = !t.empty() && t.back() == '%';
+  if (percent) t.pop_back();
+  std::size_t used = 0;
+  double v = -1;
+  try {
+    v = std::stod(t, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != t.size() || t.empty() || !(v >= 0))
+    throw CLI::ValidationError("--tolerance",
+                               "expected a percentage such as 10% or a fraction such as 0.1, got '" + s + "'");
+  return percent || v > 1 ? v / 100 : v;
+}
 
 void add_diff_command(CLI::App& app, action& chosen) {
   auto o = std::make_shared<diff_cli>();

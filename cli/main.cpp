@@ -37,6 +37,7 @@ int main(int argc, char** argv) {
   cli::add_run_command(app, chosen);
   cli::add_list_command(app, chosen);
   cli::add_sim_command(app, chosen);
+  cli::add_validate_command(app, chosen);
   cli::add_trace_command(app, chosen);
   cli::add_diff_command(app, chosen);
   cli::add_export_command(app, chosen);

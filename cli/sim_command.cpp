@@ -122,6 +122,10 @@ int run(const sim_cli& c) {
   scenario s = c.file.empty() ? load_default_scenario() : load_scenario_file(c.file);
   c.flags.apply(s);
   std::vector<std::uint32_t> cores = given(c.cores_opt) ? parse_cores(c.cores_text) : std::vector<std::uint32_t>{0};
+  if (!c.opt.trace_path.empty() && cores.size() != 1)
+    throw scenario_error("command line", 0, 0, "--trace records one simulation: give a single --cores value");
+  if (!c.opt.trace_path.empty() && c.determinism)
+    throw scenario_error("command line", 0, 0, "--trace and --check-determinism together would write the trace twice");
 
   std::vector<std::pair<scenario, sim_result>> results;
   bool deterministic = true;
@@ -229,6 +233,10 @@ void add_sim_command(CLI::App& app, action& chosen) {
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
   c->flags.add_to(*cmd, "Worker threads (S4U actors). Default: one per modeled core.");
+  cmd->add_option("--trace", c->opt.trace_path,
+                  "Record the simulation's trace to FILE (.tst, exact simulated times; level: the scenario's "
+                  "`trace`, else full). One --cores value only.")
+      ->type_name("FILE");
   cmd->add_flag("--check-determinism", c->determinism,
                 "Run every simulation twice and fail (exit 1) at the first difference in result or event hash.");
   cmd->add_flag("--json", c->json, "Print one JSON object (an array for a --cores list) instead of text.");

@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "models/policy/policies.hpp"
 #include "models/scheduler.hpp"
 #include "sim_platform.hpp"
+#include "traces/scenario_text.hpp"
 
 namespace twinsched {
 
@@ -133,7 +135,17 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   const workload_info& info = *find_workload(s.workload);
   std::unique_ptr<workload> w = info.make(with_defaults(info, s.workload_params), s.seed);
   run_result r;
-  const trace_level level = level_of(s.trace_level);
+  trace_level level = level_of(s.trace_level);
+  if (!o.trace_path.empty() && level == trace_level::off) level = trace_level::full;
+  // Exact simulated times, no clock (traces/recorder.hpp); every worker slot gets a lane.
+  std::unique_ptr<traces::recorder> rec;
+  if (!o.trace_path.empty())
+    rec = std::make_unique<traces::recorder>(
+        o.trace_path,
+        traces::header_for(s, "sim", m.name,
+                           std::max(s.sched.workers, s.sched.max_workers), level),
+        nullptr);
+  plat.attach_trace(rec.get());
   // Wall time of the simulation itself: a measurement of the simulator, never an input to it.
   auto t0 = std::chrono::steady_clock::now();
   plat.run([&] {
@@ -162,6 +174,7 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   r.scenario = s.name;
   r.workload = s.workload;
   for (const auto& e : st.errors) r.errors.push_back("simulation: " + e);
+  if (rec) rec->finish(r);  // also for an aborted run: its trace shows where it hung
   out.run = r;
   out.machine = m.name;
   out.interleave = o.interleave;

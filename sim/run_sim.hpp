@@ -17,6 +17,7 @@ struct sim_options {
   std::string context_factory = "raw";  ///< raw | boost | ucontext | thread
   double quantum_ns = 0;                ///< 0 = the machine's quantum_ns
   double time_limit_s = 3600;           ///< simulated seconds before a run is declared hung
+  std::string trace_path;               ///< record a .tst trace here (level: the scenario's, else full)
 };
 
 /// One simulation's result: the scheduler's run_result (backend "sim", wall_s in SIMULATED

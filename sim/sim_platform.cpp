@@ -296,6 +296,7 @@ void sim_platform::join_workers() {
 
 void sim_platform::trace(const trace_event& ev) {
   ++stats_.trace_events;
+  if (recorder_) recorder_->lane(ev.worker).push_exact(ev);
   sim_detail::mix(ev.time_ns ^ (ev.message * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t(ev.actor) << 20) ^
                   (std::uint64_t(ev.other) << 40) ^ (std::uint64_t(ev.worker) << 52) ^ (std::uint64_t(ev.kind) << 60));
 }

@@ -52,6 +52,7 @@
 #include "models/platform.hpp"
 #include "models/rng.hpp"
 #include "models/trace_event.hpp"
+#include "traces/recorder.hpp"
 
 namespace twinsched {
 
@@ -355,6 +356,8 @@ class sim_platform {
   int current_worker() const { return sim_detail::g.cur ? sim_detail::g.cur->worker : -1; }
   unsigned hardware_workers() const { return cores_; }
   void trace(const trace_event& ev);
+  /// Record trace events into `r` (exact simulated times) as well as hashing them; null: hash only.
+  void attach_trace(traces::recorder* r) { recorder_ = r; }
 
   /// Platform contract 9: an actor whose state (`bytes`) was last used on
   /// `from_worker`'s core now runs on `to_worker`'s: charges migration_per_kib.
@@ -382,6 +385,7 @@ class sim_platform {
   }
   struct impl;
   std::unique_ptr<impl> impl_;
+  traces::recorder* recorder_ = nullptr;
   unsigned cores_ = 1;
   double abort_clock_s_ = 0;
   sim_stats stats_;

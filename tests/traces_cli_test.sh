@@ -73,5 +73,19 @@ fi
 err=$("$bin" diff keyed.toml a.tst 2>&1 >/dev/null); rc=$?
 [[ $rc -eq 2 && $err == *"byte 0: expected the trace magic"* ]] && ok "diff of a non-trace: exit 2" || fail "diff keyed.toml: $rc $err"
 
+# sim --trace: two simulations of one scenario give traces with no diverging event
+"$bin" sim "${small[@]}" --cores 2 --trace s1.tst >/dev/null 2>&1 || fail "sim --trace exited $?"
+"$bin" sim "${small[@]}" --cores 2 --trace s2.tst >/dev/null 2>&1 || fail "second sim --trace exited $?"
+out=$("$bin" diff s1.tst s2.tst); rc=$?
+[[ $rc -eq 0 && $out == *"first divergence     none"* && $out == *"B  s2.tst: forward, sim,"* ]] &&
+  ok "two simulated traces: identical event streams" || fail "sim traces differ or diff failed ($rc): $out"
+err=$("$bin" sim "${small[@]}" --cores 1,2 --trace s3.tst 2>&1 >/dev/null); rc=$?
+[[ $rc -eq 2 && $err == *"single --cores value"* ]] && ok "sim --trace with a --cores list: exit 2" || fail "sim --trace list: $rc $err"
+
+# validate: real and simulated runs of one scenario, traced and diffed, logically equivalent
+out=$("$bin" validate "${small[@]}" --out . 2>&1); rc=$?
+[[ $rc -eq 0 && -s forward.real.tst && -s forward.sim.tst && $out == *"logical equivalence  equal"* ]] &&
+  ok "validate: both traces written, logically equal" || fail "validate ($rc): $out"
+
 [[ $failures -eq 0 ]] && echo "all trace CLI checks passed" || echo "$failures trace CLI checks failed"
 exit $((failures > 0))
