@@ -24,80 +24,20 @@ namespace twinsched {
 
 // ---- JSON (the pipe format) ----
 
-void to_json(nlohmann::json& j, const worker_stats& w) {
-  j = {{"messages", w.messages}, {"turns", w.turns},         {"steals", w.steals},
-       {"parks", w.parks},       {"wakeups", w.wakeups},     {"donations", w.donations},
-       {"migrations", w.migrations}, {"busy_ns", w.busy_ns}, {"idle_ns", w.idle_ns}};
-}
-void from_json(const nlohmann::json& j, worker_stats& w) {
-  j.at("messages").get_to(w.messages);
-  j.at("turns").get_to(w.turns);
-  j.at("steals").get_to(w.steals);
-  j.at("parks").get_to(w.parks);
-  j.at("wakeups").get_to(w.wakeups);
-  j.at("donations").get_to(w.donations);
-  j.at("migrations").get_to(w.migrations);
-  j.at("busy_ns").get_to(w.busy_ns);
-  j.at("idle_ns").get_to(w.idle_ns);
-}
-void to_json(nlohmann::json& j, const run_result& r) {
-  j = {{"scenario", r.scenario}, {"backend", r.backend}, {"policy", r.policy}, {"idle", r.idle}, {"workload", r.workload},
-       {"workers", r.workers}, {"messages", r.messages}, {"expected_messages", r.expected_messages},
-       {"dead_letters", r.dead_letters}, {"leftover", r.leftover}, {"wall_s", r.wall_s}, {"per_worker", r.per_worker},
-       {"checksum", r.checksum}, {"reference", r.reference}, {"detail", r.detail}, {"errors", r.errors},
-       {"workload_ok", r.workload_ok}, {"thread_timeline", r.thread_timeline}, {"peak_workers", r.peak_workers},
-       {"final_workers", r.final_workers}, {"scale_up_s", r.scale_up_s}};
-}
-void from_json(const nlohmann::json& j, run_result& r) {
-  j.at("scenario").get_to(r.scenario);
-  j.at("backend").get_to(r.backend);
-  j.at("policy").get_to(r.policy);
-  j.at("idle").get_to(r.idle);
-  j.at("workload").get_to(r.workload);
-  j.at("workers").get_to(r.workers);
-  j.at("messages").get_to(r.messages);
-  j.at("expected_messages").get_to(r.expected_messages);
-  j.at("dead_letters").get_to(r.dead_letters);
-  j.at("leftover").get_to(r.leftover);
-  j.at("wall_s").get_to(r.wall_s);
-  j.at("per_worker").get_to(r.per_worker);
-  j.at("checksum").get_to(r.checksum);
-  j.at("reference").get_to(r.reference);
-  j.at("detail").get_to(r.detail);
-  j.at("errors").get_to(r.errors);
-  j.at("workload_ok").get_to(r.workload_ok);
-  j.at("thread_timeline").get_to(r.thread_timeline);
-  j.at("peak_workers").get_to(r.peak_workers);
-  j.at("final_workers").get_to(r.final_workers);
-  j.at("scale_up_s").get_to(r.scale_up_s);
-}
+// nlohmann's macros write both directions from one field list, so the two cannot drift;
+// every key is required when reading (a truncated pipe fails loudly). per_actor is not sent.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(worker_stats, messages, turns, steals, parks, wakeups, donations, migrations, busy_ns,
+                                   idle_ns)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(run_result, scenario, backend, policy, idle, workload, workers, messages,
+                                   expected_messages, dead_letters, leftover, wall_s, per_worker, checksum, reference,
+                                   detail, errors, workload_ok, thread_timeline, peak_workers, final_workers,
+                                   scale_up_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(sim_result, run, machine, interleave, context_factory, cores, sim_s, real_s,
+                                   event_hash, flushes, blocks, migrations, aborted)
 
-std::string to_json_text(const sim_result& r) {
-  nlohmann::json j = {{"run", r.run},         {"machine", r.machine},     {"interleave", r.interleave},
-                      {"context_factory", r.context_factory},             {"cores", r.cores},
-                      {"sim_s", r.sim_s},     {"real_s", r.real_s},       {"event_hash", r.event_hash},
-                      {"flushes", r.flushes}, {"blocks", r.blocks},       {"migrations", r.migrations},
-                      {"aborted", r.aborted}};
-  return j.dump();
-}
+std::string to_json_text(const sim_result& r) { return nlohmann::json(r).dump(); }
 
-sim_result from_json_text(const std::string& text) {
-  nlohmann::json j = nlohmann::json::parse(text);
-  sim_result r;
-  j.at("run").get_to(r.run);
-  j.at("machine").get_to(r.machine);
-  j.at("interleave").get_to(r.interleave);
-  j.at("context_factory").get_to(r.context_factory);
-  j.at("cores").get_to(r.cores);
-  j.at("sim_s").get_to(r.sim_s);
-  j.at("real_s").get_to(r.real_s);
-  j.at("event_hash").get_to(r.event_hash);
-  j.at("flushes").get_to(r.flushes);
-  j.at("blocks").get_to(r.blocks);
-  j.at("migrations").get_to(r.migrations);
-  j.at("aborted").get_to(r.aborted);
-  return r;
-}
+sim_result from_json_text(const std::string& text) { return nlohmann::json::parse(text).get<sim_result>(); }
 
 namespace {
 
