@@ -27,30 +27,25 @@ run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t 
 }
 
 run_result run_on_threads(const scenario& s, const trace_request& t) {
-  if (t.path.empty() || t.level == trace_level::off) return run_on_threads(s);
   validate(s);
   const workload_info& info = *find_workload(s.workload);
   std::unique_ptr<workload> w = info.make(with_defaults(info, s.workload_params), s.seed);
+  auto named = [&](run_result r) {
+    r.scenario = s.name;
+    r.workload = s.workload;
+    return r;
+  };
+  if (t.path.empty() || t.level == trace_level::off) return named(run_on_threads(s.sched, *w, s.seed));
   const std::uint32_t lanes = std::max(s.sched.workers, s.sched.max_workers);  // every worker slot
   tsc_clock clock;
   traces::recorder_options o;
   o.discard = t.discard;
   traces::recorder rec(t.path, traces::header_for(s, "threads", traces::host_description(), lanes, t.level), &clock, o);
-  run_result r = run_on_threads(s.sched, *w, s.seed, &rec, t.level);
-  r.scenario = s.name;
-  r.workload = s.workload;
+  run_result r = named(run_on_threads(s.sched, *w, s.seed, &rec, t.level));
   rec.finish(r);
   return r;
 }
 
-run_result run_on_threads(const scenario& s) {
-  validate(s);
-  const workload_info& info = *find_workload(s.workload);
-  std::unique_ptr<workload> w = info.make(with_defaults(info, s.workload_params), s.seed);
-  run_result r = run_on_threads(s.sched, *w, s.seed);
-  r.scenario = s.name;
-  r.workload = s.workload;
-  return r;
-}
+run_result run_on_threads(const scenario& s) { return run_on_threads(s, trace_request{}); }
 
 }  // namespace twinsched
