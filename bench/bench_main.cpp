@@ -14,6 +14,7 @@
 
 #include "models/config.hpp"
 #include "runtime/run_threads.hpp"
+#include "bench/median.hpp"
 
 using namespace twinsched;
 
@@ -24,10 +25,7 @@ struct row {
   std::map<std::string, param_value> params;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using bench::median;
 
 std::unique_ptr<workload> make(const row& r, std::uint64_t seed) {
   const workload_info& info = *find_workload(r.workload);

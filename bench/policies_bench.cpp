@@ -25,6 +25,7 @@
 
 #include "models/config.hpp"
 #include "runtime/run_threads.hpp"
+#include "bench/median.hpp"
 
 using namespace twinsched;
 
@@ -41,10 +42,7 @@ struct measured {
   std::uint64_t messages = 0;
 };
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using bench::median;
 
 double cpu_seconds() {
   rusage u{};

@@ -12,15 +12,13 @@
 
 #include "runtime/run_threads.hpp"
 #include "traces/trace_reader.hpp"
+#include "bench/median.hpp"
 
 using namespace twinsched;
 
 namespace {
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v.empty() ? 0 : v[v.size() / 2];
-}
+using bench::median;
 
 struct level_result {
   std::vector<double> rates;
