@@ -34,4 +34,7 @@ void add_diff_command(CLI::App& app, action& chosen);
 /// `twinsched export perfetto FILE -o OUT.json`: Chrome trace-event JSON for ui.perfetto.dev.
 void add_export_command(CLI::App& app, action& chosen);
 
+/// `twinsched replay FILE`: the traced run again in the simulator, its recorded decisions forced.
+void add_replay_command(CLI::App& app, action& chosen);
+
 }  // namespace twinsched::cli

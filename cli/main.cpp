@@ -41,8 +41,7 @@ int main(int argc, char** argv) {
   cli::add_trace_command(app, chosen);
   cli::add_diff_command(app, chosen);
   cli::add_export_command(app, chosen);
-  // Subcommands still to come register here, one add_*_command each (cli/commands.hpp):
-  // sim, replay, validate, bench.
+  cli::add_replay_command(app, chosen);
 
   try {
     app.parse(argc, argv);

@@ -66,45 +66,6 @@ std::vector<std::uint32_t> parse_cores(const std::string& text) {
   return v;
 }
 
-std::string hex(std::uint64_t x) {
-  char b[24];
-  std::snprintf(b, sizeof b, "%016" PRIx64, x);
-  return b;
-}
-
-std::string fixed(double x, int digits) {
-  std::ostringstream o;
-  o << std::fixed << std::setprecision(digits) << x;
-  return o.str();
-}
-
-nlohmann::json sim_json(const scenario& s, const sim_result& r) {
-  nlohmann::json j = summary_json(s, r.run);
-  j["sim"] = {{"machine", r.machine},
-              {"cores", r.cores},
-              {"interleave", r.interleave},
-              {"context_factory", r.context_factory},
-              {"simulated_s", r.sim_s},
-              {"real_s", r.real_s},
-              {"sim_msgs_per_real_s", r.sim_msgs_per_real_s()},
-              {"sim_over_real", r.sim_over_real()},
-              {"event_hash", hex(r.event_hash)},
-              {"flushes", r.flushes},
-              {"blocks", r.blocks},
-              {"migrations", r.migrations},
-              {"aborted", r.aborted}};
-  return j;
-}
-
-void print_sim_lines(std::ostream& out, const sim_result& r) {
-  out << "simulated     machine " << r.machine << ", " << r.cores << " cores, interleave " << r.interleave
-      << ", contexts " << r.context_factory << " (wall time above is simulated)\n"
-      << "simulator     " << fixed(r.real_s, 3) << " s real, " << fixed(r.sim_msgs_per_real_s() / 1e6, 2)
-      << "M simulated msgs per real s, simulated/real " << fixed(r.sim_over_real(), 4) << '\n'
-      << "event hash    " << hex(r.event_hash) << "  (" << r.flushes << " yields, " << r.blocks << " blocks, "
-      << r.migrations << " migrations)\n";
-}
-
 /// Runs one simulation (twice with --check-determinism); false if the two differed.
 bool run_one(const scenario& s, const sim_options& o, bool twice, sim_result& out) {
   out = simulate(s, o);
@@ -172,7 +133,7 @@ int run(const sim_cli& c) {
                 << std::setw(15) << fixed(r.run.msgs_per_s(), 0) << std::setw(9)
                 << fixed(base > 0 ? r.run.msgs_per_s() / base : 0, 2) << std::setw(10) << fixed(r.real_s, 2)
                 << std::setw(14) << fixed(r.sim_msgs_per_real_s(), 0) << "  " << (r.ok() ? "OK     " : "FAIL   ")
-                << "  " << hex(r.event_hash) << '\n';
+                << "  " << hex64(r.event_hash) << '\n';
       if (!r.ok())
         for (auto& e : r.run.errors) std::cout << "        " << e << '\n';
     }

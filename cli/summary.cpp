@@ -2,10 +2,18 @@
 #include "summary.hpp"
 
 #include <cstdio>
+#include <iomanip>
+#include <sstream>
 #include <string>
 #include <variant>
 
 namespace twinsched::cli {
+
+std::string hex64(std::uint64_t x) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(x));
+  return b;
+}
 namespace {
 
 struct totals {
@@ -47,11 +55,6 @@ std::string rate(double per_s) {
   return fmt("%.0f", per_s);
 }
 
-std::string hex(std::uint64_t x) {
-  char b[24];
-  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(x));
-  return b;
-}
 
 /// Why the verdict failed; empty when r.ok().
 std::string failure_reasons(const run_result& r) {
@@ -128,8 +131,8 @@ void print_summary(std::ostream& out, const scenario& s, const run_result& r) {
   constexpr std::size_t shown = 10;
   for (std::size_t i = 0; i < r.errors.size() && i < shown; ++i) out << "  " << r.errors[i] << '\n';
   if (r.errors.size() > shown) out << "  ... and " << r.errors.size() - shown << " more (see --json)\n";
-  out << "checksum      " << (r.checksum == r.reference ? "OK" : "FAIL") << "  (" << hex(r.checksum)
-      << ", reference " << hex(r.reference) << ")\n";
+  out << "checksum      " << (r.checksum == r.reference ? "OK" : "FAIL") << "  (" << hex64(r.checksum)
+      << ", reference " << hex64(r.reference) << ")\n";
   if (!r.detail.empty()) out << "detail        " << r.detail << '\n';
   out << "verdict       " << (r.ok() ? "OK" : "FAIL: " + failure_reasons(r)) << '\n';
 }
@@ -176,6 +179,39 @@ nlohmann::json summary_json(const scenario& s, const run_result& r) {
           {"workload_ok", r.workload_ok},
           {"ok", r.ok()},
           {"failure", failure_reasons(r)}};
+}
+
+std::string fixed(double x, int digits) {
+  std::ostringstream o;
+  o << std::fixed << std::setprecision(digits) << x;
+  return o.str();
+}
+
+nlohmann::json sim_json(const scenario& s, const sim_result& r) {
+  nlohmann::json j = summary_json(s, r.run);
+  j["sim"] = {{"machine", r.machine},
+              {"cores", r.cores},
+              {"interleave", r.interleave},
+              {"context_factory", r.context_factory},
+              {"simulated_s", r.sim_s},
+              {"real_s", r.real_s},
+              {"sim_msgs_per_real_s", r.sim_msgs_per_real_s()},
+              {"sim_over_real", r.sim_over_real()},
+              {"event_hash", hex64(r.event_hash)},
+              {"flushes", r.flushes},
+              {"blocks", r.blocks},
+              {"migrations", r.migrations},
+              {"aborted", r.aborted}};
+  return j;
+}
+
+void print_sim_lines(std::ostream& out, const sim_result& r) {
+  out << "simulated     machine " << r.machine << ", " << r.cores << " cores, interleave " << r.interleave
+      << ", contexts " << r.context_factory << " (wall time above is simulated)\n"
+      << "simulator     " << fixed(r.real_s, 3) << " s real, " << fixed(r.sim_msgs_per_real_s() / 1e6, 2)
+      << "M simulated msgs per real s, simulated/real " << fixed(r.sim_over_real(), 4) << '\n'
+      << "event hash    " << hex64(r.event_hash) << "  (" << r.flushes << " yields, " << r.blocks << " blocks, "
+      << r.migrations << " migrations)\n";
 }
 
 }  // namespace twinsched::cli

@@ -82,8 +82,17 @@ class scheduler {
     else return c.workers;
   }
 
-  scheduler(P& plat, const scheduler_config& c, std::uint64_t seed, trace_level level = trace_level::off)
-      : plat_(plat), cfg_(c), park_(slot_count(c)), policy_(park_, c, seed), level_(level), injector_(*this),
+  /// `extra` goes to the policy's constructor after (parking, config, seed): for a policy
+  /// that wraps another with state of its own (the simulator's replay_policy).
+  template <class... Extra>
+  scheduler(P& plat, const scheduler_config& c, std::uint64_t seed, trace_level level = trace_level::off,
+            Extra&&... extra)
+      : plat_(plat),
+        cfg_(c),
+        park_(slot_count(c)),
+        policy_(park_, c, seed, std::forward<Extra>(extra)...),
+        level_(level),
+        injector_(*this),
         slot_busy_(std::make_unique<typename P::template atomic<std::uint32_t>[]>(slot_count(c))) {
     for (unsigned i = 0; i < slot_count(c); ++i) {
       workers_.push_back(std::make_unique<worker<P, Pol>>(*this, i));

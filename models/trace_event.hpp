@@ -14,6 +14,13 @@ enum class event_kind : std::uint8_t {
 /// donate, migrate, park, unpark, idle, thread start/retire); `full` adds sends and messages.
 enum class trace_level : std::uint8_t { off, decisions, full };
 
+/// Whether a trace at level `l` records events of kind `k`.
+constexpr bool recorded_at(event_kind k, trace_level l) {
+  if (l == trace_level::off) return false;
+  if (l == trace_level::full) return true;
+  return k != event_kind::send && k != event_kind::message_begin && k != event_kind::message_end;
+}
+
 /// `trace_event::worker` of events emitted outside any worker (the workload's start).
 inline constexpr std::uint16_t outside_worker = 0xffff;
 

@@ -17,6 +17,7 @@
 //      worker's last act is `scheduler::retire_worker` (scheduler.hpp's counting argument).
 //
 // Policy hooks (optional, compiled in only when the policy declares them; policy.hpp):
+// `turn_burst(w)` bounds the turn just popped (replay: the recorded turn's messages),
 // `after_message(worker&, cell&)` after each message, `on_idle(worker&)` each time the
 // worker finds no work, `try_retire(worker&)` while idle, `park_limit_ns(w)` to bound parks
 // (a worker that may retire must wake up to notice it has been idle long enough).
@@ -175,7 +176,10 @@ class worker final : public context {
     a.last_worker = index_;
     current_ = &a;
     bool drained = false;
-    for (std::uint32_t n = 0; n < burst_; ++n) {
+    std::uint32_t burst = burst_, n = 0;
+    if constexpr (requires(Pol& p) { { p.turn_burst(index_) } -> std::same_as<std::uint32_t>; })
+      burst = s_.policy().turn_burst(index_);
+    for (; n < burst; ++n) {
       envelope<P>*e = nullptr, *spent = nullptr;
       auto st = a.box().pop(e, spent);
       if (st != mailbox<P>::pop_status::item) {
@@ -185,10 +189,11 @@ class worker final : public context {
       pool_.put(spent);
       process(a, *e);
       if constexpr (requires(Pol& p) { p.after_message(*this, a); }) s_.policy().after_message(*this, a);
-      if (n + 1 == burst_) drained = a.box().empty();
+      if (n + 1 == burst) drained = a.box().empty();
     }
     current_ = nullptr;
-    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_end, index_, a.id(), 0, 0);
+    // `other`: the messages the turn processed (replay limits the turn to as many)
+    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_end, index_, a.id(), 0, n);
     if (checks_) a.leave();
     if (!drained || a.release()) {
       if (s_.tracing(trace_level::decisions))

@@ -17,6 +17,7 @@
 #include "machine_model.hpp"
 #include "models/policy/policies.hpp"
 #include "models/scheduler.hpp"
+#include "replay_policy.hpp"
 #include "sim_platform.hpp"
 #include "traces/scenario_text.hpp"
 
@@ -32,8 +33,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(run_result, scenario, backend, policy, idle, 
                                    expected_messages, dead_letters, leftover, wall_s, per_worker, checksum, reference,
                                    detail, errors, workload_ok, thread_timeline, peak_workers, final_workers,
                                    scale_up_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(replay_log, recorded, followed, skipped, reordered, free_turns, diverged, ran_out, notes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(sim_result, run, machine, interleave, context_factory, cores, sim_s, real_s,
-                                   event_hash, flushes, blocks, migrations, aborted)
+                                   event_hash, flushes, blocks, migrations, aborted, replay)
 
 std::string to_json_text(const sim_result& r) { return nlohmann::json(r).dump(); }
 
@@ -79,17 +81,30 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   if (!o.trace_path.empty() && level == trace_level::off) level = trace_level::full;
   // Exact simulated times, no clock (traces/recorder.hpp); every worker slot gets a lane.
   std::unique_ptr<traces::recorder> rec;
-  if (!o.trace_path.empty())
-    rec = std::make_unique<traces::recorder>(
-        o.trace_path,
-        traces::header_for(s, "sim", m.name,
-                           std::max(s.sched.workers, s.sched.max_workers), level),
-        nullptr);
+  if (!o.trace_path.empty()) {
+    traces::trace_header h = traces::header_for(s, "sim", m.name, std::max(s.sched.workers, s.sched.max_workers), level);
+    h.sim_cores = plat.cores();  // everything `replay` needs to simulate this run again
+    h.sim_interleave = o.interleave;
+    h.sim_quantum_ns = o.quantum_ns;
+    h.sim_machine_spec = o.machine.empty() ? s.machine : o.machine;
+    rec = std::make_unique<traces::recorder>(o.trace_path, h, nullptr);
+  }
   plat.attach_trace(rec.get());
   // Wall time of the simulation itself: a measurement of the simulator, never an input to it.
   auto t0 = std::chrono::steady_clock::now();
+  // A replay follows a trace's decisions: the recorded policy, wrapped (replay_policy.hpp).
+  std::unique_ptr<traces::trace_reader> recorded;
+  std::unique_ptr<replay_script> script;
+  if (!o.replay_from.empty()) {
+    recorded = std::make_unique<traces::trace_reader>(o.replay_from);
+    script = std::make_unique<replay_script>(*recorded, std::max(s.sched.workers, s.sched.max_workers), plat);
+  }
   plat.run([&] {
     r = with_policy<sim_platform>(s.sched.policy, [&]<class Pol>() {
+      if (script) {
+        scheduler<sim_platform, replay_policy<Pol>> sched(plat, s.sched, s.seed, level, *script);
+        return sched.run(*w);
+      }
       scheduler<sim_platform, Pol> sched(plat, s.sched, s.seed, level);
       return sched.run(*w);
     });
@@ -127,6 +142,7 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   out.blocks = st.blocks;
   out.migrations = st.migrations;
   out.aborted = st.aborted;
+  if (script) out.replay = script->log();
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "models/config.hpp"
 #include "models/run_result.hpp"
+#include "replay_script.hpp"
 
 namespace twinsched {
 
@@ -18,6 +19,7 @@ struct sim_options {
   double quantum_ns = 0;                ///< 0 = the machine's quantum_ns
   double time_limit_s = 3600;           ///< simulated seconds before a run is declared hung
   std::string trace_path;               ///< record a .tst trace here (level: the scenario's, else full)
+  std::string replay_from;              ///< follow this trace's recorded decisions (replay_policy.hpp)
 };
 
 /// One simulation's result: the scheduler's run_result (backend "sim", wall_s in SIMULATED
@@ -33,6 +35,7 @@ struct sim_result {
   std::uint64_t blocks = 0;      ///< times a worker blocked (lock or park)
   std::uint64_t migrations = 0;  ///< actor-state migrations charged
   bool aborted = false;          ///< the run did not finish (errors say why); run holds partial counts
+  replay_log replay;             ///< with sim_options::replay_from: what happened to the recorded decisions
 
   /// Simulated messages per real second: how fast the simulator is.
   double sim_msgs_per_real_s() const { return real_s > 0 ? double(run.messages) / real_s : 0; }

@@ -4,7 +4,8 @@ add_executable(sim_tests
   ${CMAKE_CURRENT_LIST_DIR}/sim_machine_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_determinism_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_parity_test.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/sim_findings_test.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/sim_findings_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sim_replay_test.cpp)
 target_link_libraries(sim_tests PRIVATE twinsched_sim twinsched_runtime twinsched_scenarios doctest::doctest)
 get_filename_component(twinsched_sim_test_root "${CMAKE_CURRENT_LIST_DIR}/.." ABSOLUTE)
 target_compile_definitions(sim_tests PRIVATE TWINSCHED_SOURCE_DIR="${twinsched_sim_test_root}")

@@ -1,6 +1,7 @@
 // Encoding and decoding the trace header's fields (layout in format.hpp).
 #include "header.hpp"
 
+#include <bit>
 #include <stdexcept>
 
 #include "checksum.hpp"
@@ -25,6 +26,10 @@ std::vector<std::uint8_t> encode_header(const trace_header& h) {
   payload.str(h.producer);
   payload.str(h.scenario_text);
   payload.u64(h.workload_hash);
+  payload.varint(h.sim_cores);
+  payload.str(h.sim_interleave);
+  payload.u64(std::bit_cast<std::uint64_t>(h.sim_quantum_ns));
+  payload.str(h.sim_machine_spec);
 
   byte_sink out;
   out.raw(file_magic.data(), file_magic.size());
@@ -62,6 +67,12 @@ trace_header decode_header_payload(byte_source& in, std::uint16_t version) {
   h.producer = in.str();
   h.scenario_text = in.str();
   h.workload_hash = in.u64();
+  if (!in.done()) {  // appended after the first traces were written (header.hpp)
+    h.sim_cores = std::uint32_t(in.varint());
+    h.sim_interleave = in.str();
+    h.sim_quantum_ns = std::bit_cast<double>(in.u64());
+    h.sim_machine_spec = in.str();
+  }
   return h;  // trailing fields of later minor revisions are ignored
 }
 

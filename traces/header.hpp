@@ -26,6 +26,12 @@ struct trace_header {
   std::string scenario_text;        ///< canonical TOML of the effective scenario: replay rebuilds the run from it
   std::uint64_t workload_hash = 0;  ///< hash of the workload, its parameters and the seed only: equal
                                     ///< for runs that must deliver the same messages (any policy)
+  // How a simulated run was simulated (backend "sim"), so `replay` can simulate it again
+  // exactly. Appended fields: traces written before them read as 0 / empty.
+  std::uint32_t sim_cores = 0;    ///< modeled cores
+  std::string sim_interleave;     ///< "coarse" | "fine"
+  double sim_quantum_ns = 0;      ///< as given (0 = the machine's)
+  std::string sim_machine_spec;   ///< the machine name or path the run loaded
 };
 
 /// The complete header as written: prefix, payload, CRC.

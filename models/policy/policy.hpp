@@ -21,6 +21,8 @@
 //                                                       leave the run; the policy must first
 //                                                       move everything queued for it elsewhere
 //   std::uint64_t park_limit_ns(unsigned w)          -- bound on any park (0: none)
+//   std::uint32_t turn_burst(unsigned w)             -- message limit of the turn w just
+//                                                       popped, instead of `burst` (replay)
 //   void add_stats(unsigned w, worker_stats&) const  -- policy-side counters, at collection
 //   static unsigned slots(const scheduler_config&)   -- worker slots if more than `workers`
 //   static constexpr bool dynamic_workers = true     -- the policy starts and retires workers

@@ -1,0 +1,175 @@
+// `twinsched replay TRACE`: re-run a traced run in the simulator with its recorded decisions forced, and check the result.
+#include <cctype>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.hpp"
+#include "cli/summary.hpp"
+#include "scenarios/scenario_loader.hpp"
+#include "sim/run_sim.hpp"
+#include "traces/replay_check.hpp"
+#include "traces/trace_reader.hpp"
+
+namespace twinsched::cli {
+namespace {
+
+struct replay_cli {
+  std::string file, out, machine, level = "full";
+  std::uint32_t cores = 0;
+  bool json = false;
+};
+
+/// "in.tst" -> "in.replay.tst".
+std::string default_out(const std::string& in) {
+  const std::string ext = ".tst";
+  if (in.size() > ext.size() && in.compare(in.size() - ext.size(), ext.size(), ext) == 0)
+    return in.substr(0, in.size() - ext.size()) + ".replay.tst";
+  return in + ".replay.tst";
+}
+
+/// Cores of a real run's host, from the header's machine text ("2 x Intel(R) ..."); 0 if absent.
+std::uint32_t host_cores(const std::string& machine) {
+  std::uint32_t n = 0;
+  for (char ch : machine) {
+    if (!std::isdigit(static_cast<unsigned char>(ch))) break;
+    n = n * 10 + std::uint32_t(ch - '0');
+  }
+  return n;
+}
+
+/// How to simulate the recorded run again: as recorded for a simulated trace; for a real
+/// one, the scenario's machine with as many cores as the recording host had (at least the
+/// workers). Flags override either.
+sim_options options_for(const traces::trace_header& h, const scenario& s, const replay_cli& c) {
+  sim_options o;
+  if (h.backend == "sim") {
+    o.cores = h.sim_cores;
+    if (!h.sim_interleave.empty()) o.interleave = h.sim_interleave;
+    o.quantum_ns = h.sim_quantum_ns;
+    o.machine = h.sim_machine_spec.empty() ? h.machine : h.sim_machine_spec;
+  } else {
+    o.cores = std::max(host_cores(h.machine), s.sched.workers);
+    o.machine = s.machine;
+  }
+  if (!c.machine.empty()) o.machine = c.machine;
+  if (c.cores) o.cores = c.cores;
+  return o;
+}
+
+int replay(const replay_cli& c) {
+  traces::trace_reader rec(c.file);
+  const traces::trace_header& h = rec.header();
+  if (h.scenario_text.empty()) throw traces::trace_error(c.file, 0, "the header holds no scenario to replay");
+  scenario s = load_scenario_text(h.scenario_text, c.file + " (recorded scenario)");
+  // never coarser than the recording: the identity check compares at the recording's level
+  s.trace_level = h.level == trace_level::full ? "full" : c.level;
+  sim_options o = options_for(h, s, c);
+  o.replay_from = c.file;
+  o.trace_path = c.out.empty() ? default_out(c.file) : c.out;
+  const bool as_recorded = h.backend == "sim" && c.machine.empty() && !c.cores;
+
+  std::cerr << "twinsched: replaying " << c.file << " (" << h.backend << ", " << h.workers << " workers, "
+            << h.policy << ") on " << o.cores << " simulated cores of " << o.machine << " ...\n";
+  sim_result r = simulate(s, o);
+  traces::trace_reader out(o.trace_path);
+  traces::replay_match m;
+  if (as_recorded) m = traces::compare_replay(rec, out);
+  const replay_log& log = r.replay;
+  const double followed_pct = log.recorded ? 100.0 * double(log.followed) / double(log.recorded) : 0;
+
+  if (c.json) {
+    nlohmann::json j = sim_json(s, r);
+    j["replay"] = {{"recorded", c.file},
+                   {"replayed", o.trace_path},
+                   {"recorded_turns", log.recorded},
+                   {"followed", log.followed},
+                   {"skipped", log.skipped},
+                   {"reordered", log.reordered},
+                   {"free_turns", log.free_turns},
+                   {"diverged", log.diverged},
+                   {"ran_out", log.ran_out},
+                   {"notes", log.notes}};
+    if (as_recorded)
+      j["replay"]["identical"] = {{"identical", m.identical},
+                                  {"events", m.events},
+                                  {"lanes", m.lanes},
+                                  {"lanes_equal", m.lanes_equal},
+                                  {"first_difference", m.first_difference}};
+    std::cout << j.dump(2) << '\n';
+  } else {
+    print_summary(std::cout, s, r.run);
+    print_sim_lines(std::cout, r);
+    std::cout << "replay        " << log.followed << " of " << log.recorded << " recorded turns followed ("
+              << fixed(followed_pct, 1) << "%), " << log.reordered << " out of order, " << log.skipped
+              << " skipped, " << log.free_turns
+              << " turns after the decisions ran out\n";
+    for (const auto& n : log.notes) std::cout << "              " << n << '\n';
+    if (log.skipped > 5) std::cout << "              (" << log.skipped - 5 << " more skips not listed)\n";
+    if (as_recorded) {
+      if (m.identical)
+        std::cout << "identical     yes: " << m.events << " recorded events, " << m.lanes
+                  << " lanes, every lane's event hash equal to the recording's\n";
+      else
+        std::cout << "identical     NO (" << m.lanes_equal << " of " << m.lanes << " lanes equal): " << m.first_difference
+                  << '\n';
+    } else {
+      std::cout << "identical     not checked: " << (h.backend == "sim" ? "the machine or cores were overridden"
+                                                                          : "a real run's times are not modeled ones")
+                << '\n';
+    }
+    std::cout << "trace         " << o.trace_path << '\n';
+  }
+  const bool ok = r.ok() && (!as_recorded || m.identical);
+  return ok ? 0 : 1;
+}
+
+constexpr const char* replay_footer =
+    R"(Replay rebuilds the run from the scenario stored in the trace and runs it in the simulator,
+forcing each worker to run the actors its recorded turns ran, in order. A simulated trace is
+replayed on the machine, cores and interleaving it was recorded with and must come out
+identical, event for event (exit 1 if not). A real trace is replayed on the scenario's
+machine with the recording host's core count: its decisions are followed under modeled
+timing; where they cannot apply (an actor the recording ran is not runnable when every
+worker waits) the replay skips that turn, and where they run out the rest of the run
+follows the scenario's seed. Either way it says where.
+Examples:
+  twinsched sim scenarios/skewed.toml --cores 2 --trace sim.tst
+  twinsched replay sim.tst                            identical to the recording?
+  twinsched run scenarios/skewed.toml --trace real.tst
+  twinsched replay real.tst -o real-in-sim.tst        the real run's decisions, modeled timing
+  twinsched diff real.tst real-in-sim.tst
+Exit codes: 0 the replay is correct (and identical, for a simulated trace); 1 otherwise;
+2 a bad flag or an unreadable trace.)";
+
+}  // namespace
+
+void add_replay_command(CLI::App& app, action& chosen) {
+  auto c = std::make_shared<replay_cli>();
+  CLI::App* cmd = app.add_subcommand(
+      "replay", "Re-execute a traced run (simulated or real) in the simulator with its recorded scheduling decisions "
+                "forced, deterministically.");
+  cmd->footer(replay_footer);
+  cmd->add_option("trace", c->file, "The trace to replay (.tst, from `run --trace` or `sim --trace`).")
+      ->type_name("FILE")
+      ->required();
+  cmd->add_option("-o,--out", c->out, "Where to write the replay's trace. Default: FILE with .replay.tst.")
+      ->type_name("OUT");
+  cmd->add_option("--machine", c->machine,
+                  "Machine model to replay on. Default: the recording's (simulated) or the scenario's (real).")
+      ->type_name("M");
+  cmd->add_option("--cores", c->cores, "Modeled cores. Default: the recording's (simulated) or the recording host's.")
+      ->type_name("N")
+      ->check(CLI::Range(1, 4096));
+  cmd->add_option("--level", c->level, "Trace level of the replay's trace (full has what stepping shows).")
+      ->type_name("LEVEL")
+      ->check(CLI::IsMember({"decisions", "full"}))
+      ->capture_default_str();
+  cmd->add_flag("--json", c->json, "Print one JSON object instead of text.");
+  cmd->callback([&chosen, c] { chosen = [c] { return replay(*c); }; });
+}
+
+}  // namespace twinsched::cli

@@ -1,0 +1,41 @@
+// replay_script: each worker's recorded turns, one decoded block per worker in memory.
+#include "replay_script.hpp"
+
+#include "traces/format.hpp"
+
+namespace twinsched {
+
+replay_script::replay_script(const traces::trace_reader& r, unsigned workers, sim_platform& plat)
+    : lanes_(workers), plat_(plat) {
+  for (unsigned w = 0; w < workers && w < r.header().lanes; ++w)
+    lanes_[w].cursor = std::make_unique<traces::lane_cursor>(r, std::uint16_t(w));
+  for (const auto& l : r.footer().lanes)
+    if (l.lane < workers) log_.recorded += l.by_kind[unsigned(event_kind::run_begin)];
+}
+
+const recorded_turn* replay_script::peek(unsigned w) {
+  if (w >= lanes_.size() || !lanes_[w].cursor) return nullptr;
+  lane& l = lanes_[w];
+  if (l.has_next) return &l.next;
+  const trace_event* e = l.cursor->next();
+  while (e && e->kind != event_kind::run_begin) e = l.cursor->next();
+  if (!e) return nullptr;
+  l.next = recorded_turn{e->actor, e->time_ns, 0};
+  l.has_next = true;
+  // the turn's run_end (same lane, same actor) carries its message count
+  while ((e = l.cursor->peek()) && e->kind != event_kind::run_begin) {
+    l.cursor->next();
+    if (e->kind == event_kind::run_end && e->actor == l.next.actor) {
+      l.next.messages = e->other;
+      break;
+    }
+  }
+  return &l.next;
+}
+
+std::uint64_t replay_script::advance(unsigned w) {
+  if (peek(w)) lanes_[w].has_next = false;
+  return ++lanes_[w].taken;
+}
+
+}  // namespace twinsched

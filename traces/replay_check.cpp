@@ -1,0 +1,60 @@
+// compare_replay: the recording's lanes against the replay's, filtered to the recording's level.
+#include "replay_check.hpp"
+
+#include <set>
+
+#include "checksum.hpp"
+#include "diff.hpp"
+#include "lane_cursor.hpp"
+
+namespace twinsched::traces {
+namespace {
+
+bool same(const trace_event& a, const trace_event& b) {
+  return a.time_ns == b.time_ns && a.message == b.message && a.actor == b.actor && a.other == b.other &&
+         a.worker == b.worker && a.kind == b.kind;
+}
+
+std::string lane_name(std::uint16_t l) { return l == outside_worker ? "the outside lane" : "worker " + std::to_string(l); }
+
+}  // namespace
+
+replay_match compare_replay(const trace_reader& recorded, const trace_reader& replayed) {
+  const trace_level level = recorded.header().level;
+  std::set<std::uint16_t> lanes;
+  for (auto l : recorded.lanes()) lanes.insert(l);
+  for (auto l : replayed.lanes()) lanes.insert(l);
+  replay_match m;
+  for (std::uint16_t l : lanes) {
+    ++m.lanes;
+    std::uint64_t want_hash = 0;
+    for (const auto& s : recorded.footer().lanes)
+      if (s.lane == l) want_hash = s.event_hash;
+    lane_cursor a(recorded, l), b(replayed, l);
+    std::uint64_t hash = 0, index = 0;
+    bool differs = false;
+    for (;;) {
+      const trace_event* y = b.next();
+      while (y && !recorded_at(y->kind, level)) y = b.next();
+      const trace_event* x = a.next();
+      if (!x && !y) break;
+      if (x) ++m.events;
+      if (y) hash += event_hash_term(*y, index);
+      if (!differs && (!x || !y || !same(*x, *y))) {
+        differs = true;
+        if (m.first_difference.empty())
+          m.first_difference = lane_name(l) + ", event #" + std::to_string(index + 1) + ": recorded " +
+                               (x ? describe(*x) : std::string("(lane ends)")) + "; replayed " +
+                               (y ? describe(*y) : std::string("(lane ends)"));
+      }
+      ++index;
+    }
+    if (!differs && hash == want_hash) ++m.lanes_equal;
+    else if (m.first_difference.empty())
+      m.first_difference = lane_name(l) + ": same events but the lane hash differs from the recording's footer";
+  }
+  m.identical = m.lanes == m.lanes_equal;
+  return m;
+}
+
+}  // namespace twinsched::traces
