@@ -1,5 +1,5 @@
 // `twinsched trace info FILE`: a trace's header, what the run measured, event counts by kind, duration, per-worker
-// time.
+// time; `trace step` (step_command.cpp) registers beside it.
 #include <CLI/CLI.hpp>
 #include <cstdio>
 #include <ctime>
@@ -9,6 +9,7 @@
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/step_session.hpp"
 #include "traces/format.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_stats.hpp"
@@ -175,6 +176,7 @@ void add_trace_command(CLI::App& app, action& chosen) {
   info_cmd->add_flag("--json", o->json, "Print one JSON object instead of text.");
   info_cmd->add_flag("--quick", o->quick, "Only the header and the footer's totals: do not decode the events.");
   info_cmd->callback([&chosen, o] { chosen = [o] { return info(*o); }; });
+  add_trace_step_command(trace, chosen);
 }
 
 }  // namespace twinsched::cli
