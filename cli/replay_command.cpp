@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/step_session.hpp"
 #include "cli/summary.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/run_sim.hpp"
@@ -20,7 +21,8 @@ namespace {
 struct replay_cli {
   std::string file, out, machine, level = "full";
   std::uint32_t cores = 0;
-  bool json = false;
+  bool json = false, step = false;
+  step_options stepping;
 };
 
 /// "in.tst" -> "in.replay.tst".
@@ -124,6 +126,13 @@ int replay(const replay_cli& c) {
     std::cout << "trace         " << o.trace_path << '\n';
   }
   const bool ok = r.ok() && (!as_recorded || m.identical);
+  // --step: a session on the replayed trace; --break/--until alone: the state where they stop
+  if (c.step || !c.stepping.breakpoints.empty() || c.stepping.until_ns) {
+    step_options so = c.stepping;
+    so.interactive = so.interactive && c.step;
+    std::cout << '\n';
+    run_step_session(out, std::cin, std::cout, so);
+  }
   return ok ? 0 : 1;
 }
 
@@ -142,6 +151,9 @@ Examples:
   twinsched run scenarios/skewed.toml --trace real.tst
   twinsched replay real.tst -o real-in-sim.tst        the real run's decisions, modeled timing
   twinsched diff real.tst real-in-sim.tst
+  twinsched replay sim.tst --step                     step event by event (`help` at the prompt)
+  twinsched replay real.tst --until 120000 --break steal --batch    the state at the first stop
+Stepping walks the replayed trace (full level), so mailbox sizes are always known.
 Exit codes: 0 the replay is correct (and identical, for a simulated trace); 1 otherwise;
 2 a bad flag or an unreadable trace.)";
 
@@ -169,7 +181,14 @@ void add_replay_command(CLI::App& app, action& chosen) {
       ->check(CLI::IsMember({"decisions", "full"}))
       ->capture_default_str();
   cmd->add_flag("--json", c->json, "Print one JSON object instead of text.");
-  cmd->callback([&chosen, c] { chosen = [c] { return replay(*c); }; });
+  cmd->add_flag("--step", c->step,
+                "Then step through the replayed trace event by event (commands from stdin; `help` lists them).");
+  add_step_flags(cmd, c->stepping);
+  cmd->callback([&chosen, c] {
+    if (c->json && (c->step || !c->stepping.breakpoints.empty() || c->stepping.until_ns))
+      throw CLI::ValidationError("--json", "cannot be combined with --step, --break or --until");
+    chosen = [c] { return replay(*c); };
+  });
 }
 
 }  // namespace twinsched::cli

@@ -87,5 +87,27 @@ out=$("$bin" validate "${small[@]}" --out . 2>&1); rc=$?
 [[ $rc -eq 0 && -s forward.real.tst && -s forward.sim.tst && $out == *"logical equivalence  equal"* ]] &&
   ok "validate: both traces written, logically equal" || fail "validate ($rc): $out"
 
+# replay: a simulated trace comes out identical; a real one is followed and stays correct
+out=$("$bin" replay s1.tst -o s1r.tst 2>/dev/null); rc=$?
+[[ $rc -eq 0 && -s s1r.tst && $out == *"identical     yes:"* && $out == *"(100.0%)"* ]] &&
+  ok "replay of a simulated trace: identical, every turn followed" || fail "replay s1.tst ($rc): $out"
+out=$("$bin" replay a.tst -o ar.tst 2>/dev/null); rc=$?
+[[ $rc -eq 0 && $out == *"verdict       OK"* && $out =~ replay\ +[1-9][0-9]*\ of\ [0-9]+\ recorded\ turns\ followed ]] &&
+  ok "replay of a real trace: decisions followed, verdict OK" || fail "replay a.tst ($rc): $out"
+# a scripted stepping session on the replay: piped commands, stops where told
+out=$(printf 'next 2\nbreak kind run_begin\ncontinue\nworkers\nqueues\nmailboxes 3\nquit\n' |
+  "$bin" replay s1.tst -o s1s.tst --step 2>/dev/null); rc=$?
+if [[ $rc -eq 0 && $out == *"(step) next 2"* && $out == *"#2 "* && $out == *"breakpoint 1 (kind run_begin)"* &&
+      $out == *"w1 "* && $out == *"runnable actors"* && $out == *"mailboxes:"* ]]; then
+  ok "replay --step: a piped session steps, breaks, shows workers, queues and mailboxes"
+else
+  fail "replay --step ($rc): $out"
+fi
+out=$("$bin" replay s1.tst -o s1b.tst --until 20us --break steal 2>/dev/null); rc=$?
+[[ $rc -eq 0 && $out =~ at\ event\ \#[0-9]+\ of && $out == *"workers ("* ]] &&
+  ok "replay --until --break: prints the state where it stops" || fail "replay --until ($rc): $out"
+err=$("$bin" replay cut.tst 2>&1 >/dev/null); rc=$?
+[[ $rc -eq 2 && $err == *"cut.tst: byte"* ]] && ok "replay of a damaged trace: exit 2" || fail "replay cut.tst: $rc $err"
+
 [[ $failures -eq 0 ]] && echo "all trace CLI checks passed" || echo "$failures trace CLI checks failed"
 exit $((failures > 0))

@@ -54,19 +54,19 @@
 //   schedule        actor made runnable by `worker`, message = the message that made it
 //                   runnable (0 if none), other = push_reason (0 sent, 1 yielded, 2 external)
 //   run_begin/end   actor's turn on `worker`; run_begin's other = the worker that ran it
-//                   before (0xffffffff: never)
+//                   before (0xffffffff: never); run_end's other = messages the turn processed
 //   message_begin/end   actor, message id                                          (full)
 //   steal           worker = thief, actor = what was taken, other = victim worker
-//   donate          worker = donor's worker, actor = receiving actor, message, other = from actor
+//   donate          worker = donor's worker, actor = donating actor, message, other = receiving actor
 //   migrate         actor moved to worker `other` by `worker`
 //
-// What replay reads (twinsched replay, to come)
-//   The header's scenario_text rebuilds the run (scenarios/scenario_loader.hpp loads it); each
-//   worker lane, read with lane_cursor, is that worker's decision sequence in order: which
-//   actor it ran (run_begin), took from whom (steal: other = victim), handed on (donate,
-//   migrate), and when it idled and parked. A replay policy forces each worker's pops to
-//   follow its lane; the footer's per-lane event_hash checks that a replayed simulation
-//   reproduced the recorded one exactly, and diff's first divergence says where not.
+// What replay reads (twinsched replay; sim/replay_policy.hpp)
+//   The header's scenario_text rebuilds the run (scenarios/scenario_loader.hpp loads it) and,
+//   for a simulated trace, sim_cores / sim_interleave / sim_quantum_ns / sim_machine_spec
+//   say how it was simulated. Each worker lane, read with lane_cursor, is that worker's
+//   sequence of turns: which actor (run_begin) and how many messages (run_end). The replay
+//   forces each worker to run those turns; the footer's per-lane event_hash checks that a
+//   replayed simulation reproduced the recorded one exactly (traces/replay_check.hpp).
 //
 // Versioning: bump format_version for any change old readers would misread; add header or
 // footer fields only at the end of their payload (old readers skip them).

@@ -264,7 +264,7 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
         instant(e, "steal", "\"actor\":" + std::to_string(e.actor) + ",\"victim\":" + std::to_string(e.other));
         break;
       case event_kind::donate:
-        instant(e, "donate", "\"actor\":" + std::to_string(e.actor) + ",\"from_actor\":" + std::to_string(e.other));
+        instant(e, "donate", "\"actor\":" + std::to_string(e.actor) + ",\"to_actor\":" + std::to_string(e.other));
         break;
       case event_kind::migrate:
         instant(e, "migrate", "\"actor\":" + std::to_string(e.actor) + ",\"to_worker\":" + std::to_string(e.other));
