@@ -86,7 +86,13 @@ int main(int argc, char** argv) {
       }
     }
   }
-  const double base = median(res[0].rates);
+  // Overhead: the median over rounds of each round's own ratio to its untraced run, so
+  // that the machine's drift between rounds (it is shared) cancels out.
+  auto overhead = [&](int l) {
+    std::vector<double> ratios;
+    for (int k = 0; k < runs; ++k) ratios.push_back(1.0 - res[l].rates[std::size_t(k)] / res[0].rates[std::size_t(k)]);
+    return 100.0 * median(ratios);
+  };
   std::printf("forward: %lld actors, %lld tokens, %lld hops, %u workers, %s/%s; median of %d runs; traces in %s\n",
               static_cast<long long>(actors), static_cast<long long>(tokens), static_cast<long long>(hops), workers,
               policy.c_str(), idle.c_str(), runs, dir.c_str());
@@ -101,10 +107,10 @@ int main(int argc, char** argv) {
       if (l == 0)
         std::printf("%-26s %12.0f %9s\n", names[l], m, "-");
       else
-        std::printf("%-26s %12.0f %8.1f%%\n", names[l], m, 100.0 * (1.0 - m / base));
+        std::printf("%-26s %12.0f %8.1f%%\n", names[l], m, overhead(l));
       continue;
     }
-    std::printf("%-26s %12.0f %8.1f%% %12llu %12.2f %8.1f %11.1f%% %7llu\n", names[l], m, 100.0 * (1.0 - m / base),
+    std::printf("%-26s %12.0f %8.1f%% %12llu %12.2f %8.1f %11.1f%% %7llu\n", names[l], m, overhead(l),
                 static_cast<unsigned long long>(res[l].events), median(res[l].bytes_per_event),
                 double(res[l].bytes) / 1e6,
                 res[l].events ? 100.0 * double(res[l].clock_reads) / double(res[l].events) : 0.0,

@@ -39,8 +39,6 @@ namespace twinsched {
 class actor {
  public:
   std::uint32_t id() const { return id_; }
-  std::uint32_t group() const { return group_; }
-  std::uint32_t state_bytes() const { return state_bytes_; }
   std::uint64_t processed() const { return processed_; }
   bool stopped() const { return stopped_; }
 
@@ -51,15 +49,17 @@ class actor {
   std::uint32_t last_worker = ~0u;
 
  protected:
-  actor(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o)
-      : behavior_(std::move(b)), id_(id), group_(o.group), state_bytes_(o.state_bytes) {}
+  actor(std::uint32_t id, std::unique_ptr<behavior> b) : behavior_(std::move(b)), id_(id) {}
   ~actor() = default;
 
   std::unique_ptr<behavior> behavior_;
-  std::uint64_t processed_ = 0;        // owner-written; read after quiescence
-  std::uint32_t id_, group_, state_bytes_;
+  std::uint64_t processed_ = 0;  // owner-written; read after quiescence
+  std::uint64_t digest_ = 0;     // owner-written, while tracing; read after quiescence (actor_cell)
+  std::uint32_t id_;
   bool stopped_ = false;
 };
+
+static_assert(sizeof(actor) == 40, "actor_cell's first cache line holds the base and the mailbox (see below)");
 
 template <class P>
 class alignas(64) actor_cell final : public actor {
@@ -67,9 +67,14 @@ class alignas(64) actor_cell final : public actor {
   enum : std::uint32_t { idle = 0, scheduled = 1 };
 
   actor_cell(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o, envelope<P>* dummy)
-      : actor(id, std::move(b), o), mailbox_(dummy) {
+      : actor(id, std::move(b)), mailbox_(dummy), group_(o.group), state_bytes_(o.state_bytes) {
     if (!o.name.empty()) name_ = std::make_unique<std::string>(o.name);
   }
+
+  /// Group of equal actors (donation), 0 if none.
+  std::uint32_t group() const { return group_; }
+  /// Bytes of state that move with the actor to another core (the simulator charges them).
+  std::uint32_t state_bytes() const { return state_bytes_; }
 
   /// The name given at spawn, or "actor#<id>" (errors and traces).
   std::string name() const { return name_ ? *name_ : "actor#" + std::to_string(id()); }
@@ -110,7 +115,10 @@ class alignas(64) actor_cell final : public actor {
   }
 
   // Hot first: the base class is 40 bytes, so the mailbox's head and tail and the state word
-  // share the cell's first cache line with the behavior pointer; cold fields follow.
+  // share the cell's first cache line with the behavior pointer and, while tracing, the
+  // delivery digest written per message (in the second line it cost one more cache-line
+  // transfer whenever the actor changed cores: ~4 points of decisions-level overhead on
+  // forward); cold fields follow.
  private:
   mailbox<P> mailbox_;
   typename P::template atomic<std::uint32_t> state_{idle};
@@ -121,7 +129,7 @@ class alignas(64) actor_cell final : public actor {
   actor_cell* next_runnable = nullptr;
 
  private:
-  std::uint64_t digest_ = 0;  // owner-written, while tracing; read after quiescence
+  std::uint32_t group_, state_bytes_;
   std::unique_ptr<std::string> name_;  // only when given: idle actors stay small
 };
 
