@@ -2,29 +2,27 @@
 //
 // Overview
 //   `actor` is the platform-independent part the public API points at (actor_ref, a
-//   message's sender); `actor_cell<P>` adds the mailbox and the state word, which use the
-//   platform's atomics. An actor is *scheduled* from the moment someone decides it must run
-//   until a worker that drained its mailbox releases it; while scheduled it sits in exactly
-//   one run queue or runs on exactly one worker.
+//   message's sender); `actor_cell<P>` adds the mailbox, which uses the platform's atomics
+//   and also holds the actor's idle/scheduled state (mailbox.hpp: the idle bit of its
+//   tail). An actor is *scheduled* from the moment someone decides it must run until a
+//   worker that drained its mailbox releases it; while scheduled it sits in exactly one run
+//   queue or runs on exactly one worker.
 //
 // Invariants
-//   - state == scheduled  <=>  the actor is in one run queue or owned by one worker.
+//   - not idle  <=>  the actor is in one run queue or owned by one worker.
 //   - Only the owning worker pops the mailbox (the mailbox's single consumer).
 //   - A message pushed while the actor is idle makes it scheduled (no message is stranded).
 //
-// Protocol (a Dekker handshake between a sender and the owner going idle)
-//   send:     1. mailbox.push(e)                (seq_cst exchange of tail)
-//             2. if state.load(seq_cst) == idle and CAS(idle -> scheduled) succeeds,
-//                the sender hands the actor to the policy (it now must run)
+// Protocol (both steps are read-modify-writes of the mailbox's tail word; mailbox.hpp)
+//   send:     1. if mailbox.push(e) says the actor was idle, the sender owns it now and
+//                hands it to the policy
 //   release:  1. the owner saw the mailbox drained (pop == empty)
-//             2. state.store(idle, seq_cst)
-//             3. if mailbox.pushed_since(mark) (seq_cst load of tail; `mark` is the dummy
-//                read in step 1, while still the owner) and
-//                CAS(idle -> scheduled) succeeds, the owner reschedules the actor
-//   Why no message is stranded: in the seq_cst total order either the sender's step 1
-//   precedes the owner's step 3 load (the owner sees the push and reclaims), or the owner's
-//   step 2 precedes the sender's step 2 load (the sender sees idle and schedules); if both
-//   see each other, the CAS lets exactly one of them schedule the actor.
+//             2. mailbox.try_idle(): CAS the tail from the dummy to dummy|idle. If it
+//                fails, a message came in since step 1: the owner keeps the actor and
+//                reschedules it
+//   Why no message is stranded: the push's exchange and the owner's CAS act on the same
+//   word, so one comes first. If the push does, the CAS fails and the owner runs on; if the
+//   CAS does, the push sees the idle bit and schedules the actor. Never both, never neither.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -64,8 +62,6 @@ static_assert(sizeof(actor) == 40, "actor_cell's first cache line holds the base
 template <class P>
 class alignas(64) actor_cell final : public actor {
  public:
-  enum : std::uint32_t { idle = 0, scheduled = 1 };
-
   actor_cell(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o, envelope<P>* dummy)
       : actor(id, std::move(b)), mailbox_(dummy), group_(o.group), state_bytes_(o.state_bytes) {
     if (!o.name.empty()) name_ = std::make_unique<std::string>(o.name);
@@ -79,23 +75,14 @@ class alignas(64) actor_cell final : public actor {
   /// The name given at spawn, or "actor#<id>" (errors and traces).
   std::string name() const { return name_ ? *name_ : "actor#" + std::to_string(id()); }
 
-  /// Send step 2: true if the caller must now hand the actor to the policy.
-  bool claim_after_push() {
-    return state_.load(std::memory_order_seq_cst) == idle && try_claim();
-  }
+  /// Send: true if the actor was idle and the caller must now hand it to the policy.
+  bool push(envelope<P>* e) { return mailbox_.push(e); }
 
-  /// Release steps 2-3: true if the owner must reschedule the actor after all.
-  bool release() {
-    const envelope<P>* mark = mailbox_.mark();  // step 1: still the owner
-    state_.store(idle, std::memory_order_seq_cst);
-    return mailbox_.pushed_since(mark) && try_claim();
-  }
+  /// Release step 2: true if the owner must reschedule the actor after all.
+  bool release() { return !mailbox_.try_idle(); }
 
-  /// Marks an actor scheduled without a message (e.g. handed over between dispatchers).
-  bool try_claim() {
-    std::uint32_t expected = idle;
-    return state_.compare_exchange_strong(expected, scheduled, std::memory_order_seq_cst);
-  }
+  /// Takes an idle actor without a message (donation hands it messages afterwards).
+  bool try_claim() { return mailbox_.try_claim(); }
 
   /// Test builds: the guard that fails loudly if two workers own the actor at once.
   /// Returns the worker that already ran it (nonzero) on violation.
@@ -114,14 +101,13 @@ class alignas(64) actor_cell final : public actor {
     digest_ += splitmix64(m.a ^ (m.b * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t(m.tag) << 32 | m.tag));
   }
 
-  // Hot first: the base class is 40 bytes, so the mailbox's head and tail and the state word
-  // share the cell's first cache line with the behavior pointer and, while tracing, the
+  // Hot first: the base class is 40 bytes, so the mailbox's head and tail (with the idle
+  // bit) share the cell's first cache line with the behavior pointer and, while tracing, the
   // delivery digest written per message (in the second line it cost one more cache-line
   // transfer whenever the actor changed cores: ~4 points of decisions-level overhead on
   // forward); cold fields follow.
  private:
   mailbox<P> mailbox_;
-  typename P::template atomic<std::uint32_t> state_{idle};
   typename P::template atomic<std::uint32_t> running_{0};
 
  public:

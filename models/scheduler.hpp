@@ -212,8 +212,7 @@ class scheduler {
       e->id = ++sent_;
       auto& c = *static_cast<cell*>(to.get());
       if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, outside_worker, c.id(), e->id, 0);
-      c.box().push(e);
-      if (c.claim_after_push()) {
+      if (c.push(e)) {
         if (s_.tracing(trace_level::decisions))  // sent_ is e's id; e itself is the mailbox's now
           s_.trace(event_kind::schedule, outside_worker, c.id(), sent_, std::uint32_t(push_reason::external));
         s_.policy_.push(-1, c, push_reason::external);

@@ -123,8 +123,7 @@ class worker final : public context {
   void deliver(cell& to, envelope<P>* e) {
     const std::uint64_t id = e->id;  // once pushed, `e` may be consumed and recycled by another worker
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, index_, to.id(), id, 0);
-    to.box().push(e);
-    if (to.claim_after_push()) {
+    if (to.push(e)) {  // the actor was idle: this worker schedules it (actor.hpp)
       if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, to.id(), id, 0);
       s_.policy().push(int(index_), to, push_reason::sent);
     }

@@ -1,6 +1,7 @@
 // Mailbox tests: FIFO per producer, exactly-once delivery under concurrent producers.
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <thread>
 #include <vector>
 
@@ -12,16 +13,43 @@ using P = thread_platform;
 
 using node = envelope<P>;
 
-TEST_CASE("an empty mailbox pops nothing, reports empty, and notices a push after its mark") {
-  node dummy, e1;
+TEST_CASE("a new mailbox is idle: the first push hands the actor over, later pushes do not") {
+  node dummy, e1, e2;
   mailbox<P> box(&dummy);
   node *e = nullptr, *spent = nullptr;
   CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
   CHECK(box.empty());
-  const node* mark = box.mark();
-  CHECK_FALSE(box.pushed_since(mark));
-  box.push(&e1);
-  CHECK(box.pushed_since(mark));
+  CHECK(box.push(&e1));        // idle before: the pusher owns the actor now
+  CHECK_FALSE(box.push(&e2));  // owned: nothing to schedule
+  CHECK_FALSE(box.try_claim());
+}
+
+TEST_CASE("going idle fails if a message came in after the owner saw the mailbox empty") {
+  node dummy, e1, e2, e3;
+  mailbox<P> box(&dummy);
+  REQUIRE(box.push(&e1));
+  node *e = nullptr, *spent = nullptr;
+  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+  CHECK_FALSE(box.push(&e2));   // still owned
+  CHECK_FALSE(box.try_idle());  // e2 is unconsumed: the owner keeps the actor
+  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(e == &e2);
+  CHECK(box.try_idle());        // drained: idle now
+  CHECK(box.empty());
+  CHECK(box.push(&e3));         // so this push schedules it
+}
+
+TEST_CASE("an idle actor is claimed exactly once, and a claimed one is not scheduled by a push") {
+  node dummy, e1;
+  mailbox<P> box(&dummy);
+  CHECK(box.try_claim());
+  CHECK_FALSE(box.try_claim());
+  CHECK_FALSE(box.push(&e1));
+  node *e = nullptr, *spent = nullptr;
+  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(box.try_idle());
+  CHECK(box.try_claim());
 }
 
 TEST_CASE("one producer's messages come out in push order, then the mailbox is empty again") {
@@ -81,4 +109,44 @@ TEST_CASE("concurrent producers: every envelope popped exactly once, each produc
   node *e = nullptr, *spent = nullptr;
   CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
   MESSAGE("consumer saw a producer mid-push " << busy << " times");
+}
+
+TEST_CASE("pushes racing the owner going idle: exactly one side schedules, no message is stranded" *
+          doctest::test_suite("concurrency") * doctest::timeout(60)) {
+  // The actor protocol (actor.hpp) with the run queue reduced to a counter: a push that
+  // finds the actor idle hands it to the consumer thread; the consumer drains it and goes
+  // idle again. Every hand-over must meet exactly one going-idle, and every message must
+  // be popped once: a lost hand-over would leave messages unpopped (the test would hang
+  // into its timeout); a doubled one would make `handed` exceed the idle count.
+  constexpr int producers = 3, per = 40'000;
+  node dummy;
+  mailbox<P> box(&dummy);
+  std::vector<node> es(std::size_t(producers) * per);
+  std::atomic<int> handed{0};
+  std::vector<std::thread> ts;
+  for (int p = 0; p < producers; ++p)
+    ts.emplace_back([&, p] {
+      for (int i = 0; i < per; ++i)
+        if (box.push(&es[std::size_t(p) * per + std::size_t(i)])) handed.fetch_add(1, std::memory_order_release);
+    });
+  std::size_t got = 0;
+  int idles = 1;  // the mailbox starts idle
+  while (got < es.size()) {
+    while (handed.load(std::memory_order_acquire) < idles) std::this_thread::yield();  // not ours: wait
+    REQUIRE(handed.load() == idles);  // one hand-over per idle spell, never two
+    for (;;) {  // we own the actor: drain, then try to go idle
+      node *e = nullptr, *spent = nullptr;
+      auto st = box.pop(e, spent);
+      if (st == mailbox<P>::pop_status::item) {
+        ++got;
+        continue;
+      }
+      if (st == mailbox<P>::pop_status::empty && box.try_idle()) break;
+    }
+    ++idles;
+  }
+  for (auto& t : ts) t.join();
+  CHECK(got == es.size());
+  CHECK(handed.load() == idles - 1);  // the last idle spell lasts to the end
+  CHECK(box.empty());
 }

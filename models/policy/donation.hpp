@@ -100,7 +100,7 @@ class donation_policy {
       for (std::size_t i = got * j / k; i < got * (j + 1) / k; ++i) {
         taken[i]->msg.flags |= message_donated;
         wk.note(event_kind::donate, a.id(), taken[i]->id, to[j]->id());
-        to[j]->box().push(taken[i]);
+        (void)to[j]->box().push(taken[i]);  // claimed: never idle, nothing to schedule
       }
     }
     wk.counters().donations += got;
