@@ -47,7 +47,7 @@ void exercise(scenario& s) {
 /// Donation needs a group of equals, which only `pool` declares; it runs there, under every
 /// idle strategy like the others.
 std::vector<std::string> workloads_for(const std::string& policy) {
-  if (policy == "donation") return {"pool"};
+  if (policy == "donation") return {"pool", "pi"};  // the workloads with a group of equals
   return {"forward", "pingpong", "pi", "pool"};
 }
 

@@ -15,7 +15,7 @@
 //   (worker start/stop, idle, park, unpark, steal, donate, migrate, thread start/retire)
 //   and the event after an idle, park or unpark (so idle spells start and end exactly), for
 //   the lane's first event and each chunk's last, and otherwise every `k`-th event, where k
-//   adapts so that busy stretches get about one clock read per `stamp_interval` (1 us):
+//   adapts so that busy stretches get about one clock read per `stamp_interval` (2 us):
 //   k = stamp_interval / (time per event measured over the last interval). The writer gives
 //   the events between two stamps times interpolated linearly by position. So: times are
 //   exact at stamps; in between, the error is below the stamp interval; idle periods always

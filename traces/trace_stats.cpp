@@ -32,7 +32,7 @@ trace_stats compute_stats(const trace_reader& r) {
   std::unordered_map<std::uint64_t, std::uint64_t> in_flight;  // message -> send time
   // message -> (begin time, receiving actor) for deliveries seen before their send: on the
   // real backend, times between clock reads are interpolated, so across workers a send and
-  // its delivery less than ~1 us apart can come out in the wrong order. Their delay is 0.
+  // its delivery less than ~2 us apart can come out in the wrong order. Their delay is 0.
   std::unordered_map<std::uint64_t, std::pair<std::uint64_t, std::uint32_t>> early;
   auto add_delay = [&](std::uint64_t d, std::uint32_t actor) {
     st.queueing.add(d);

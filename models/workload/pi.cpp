@@ -72,10 +72,14 @@ class pi final : public workload {
     auto m = std::make_unique<pi_master>(s_);
     master_ = m.get();
     actor_ref master = ctx.spawn(std::move(m), {.name = "pi-master"});
-    for (std::uint32_t i = 0; i < worker_count_; ++i) s_.workers.push_back(ctx.spawn(std::make_unique<pi_worker>(s_)));
+    // The workers are equals: a job's reply depends only on the job, not on who computed it,
+    // so donation may move queued jobs between them (the checksum sums per job).
+    for (std::uint32_t i = 0; i < worker_count_; ++i)
+      s_.workers.push_back(ctx.spawn(std::make_unique<pi_worker>(s_), {.group = 1}));
     ctx.send(master, message{0, 0, pi_master::start_tag});
   }
 
+  bool has_groups() const override { return true; }
   std::uint64_t checksum() const override { return master_->acc_; }
   std::uint64_t reference_checksum() const override {
     std::uint64_t acc = 0;
