@@ -17,9 +17,9 @@
 //   send:     1. if mailbox.push(e) says the actor was idle, the sender owns it now and
 //                hands it to the policy
 //   release:  1. the owner saw the mailbox drained (pop == empty)
-//             2. mailbox.try_idle(): CAS the tail from the dummy to dummy|idle. If it
-//                fails, a message came in since step 1: the owner keeps the actor and
-//                reschedules it
+//             2. mailbox.try_idle(): CAS the tail from the dummy to `idle` (the dummy goes
+//                back to the owner's pool). If it fails, a message came in since step 1:
+//                the owner keeps the actor and reschedules it
 //   Why no message is stranded: the push's exchange and the owner's CAS act on the same
 //   word, so one comes first. If the push does, the CAS fails and the owner runs on; if the
 //   CAS does, the push sees the idle bit and schedules the actor. Never both, never neither.
@@ -62,8 +62,8 @@ static_assert(sizeof(actor) == 40, "actor_cell's first cache line holds the base
 template <class P>
 class alignas(64) actor_cell final : public actor {
  public:
-  actor_cell(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o, envelope<P>* dummy)
-      : actor(id, std::move(b)), mailbox_(dummy), group_(o.group), state_bytes_(o.state_bytes) {
+  actor_cell(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o)
+      : actor(id, std::move(b)), group_(o.group), state_bytes_(o.state_bytes) {
     if (!o.name.empty()) name_ = std::make_unique<std::string>(o.name);
   }
 
@@ -78,11 +78,13 @@ class alignas(64) actor_cell final : public actor {
   /// Send: true if the actor was idle and the caller must now hand it to the policy.
   bool push(envelope<P>* e) { return mailbox_.push(e); }
 
-  /// Release step 2: true if the owner must reschedule the actor after all.
-  bool release() { return !mailbox_.try_idle(); }
+  /// Release step 2: true if the owner must reschedule the actor after all. Else the actor
+  /// is idle and `spent` is the mailbox's last envelope, the caller's to recycle.
+  bool release(envelope<P>*& spent) { return !mailbox_.try_idle(spent); }
 
-  /// Takes an idle actor without a message (donation hands it messages afterwards).
-  bool try_claim() { return mailbox_.try_claim(); }
+  /// Takes an idle actor without a message (donation hands it messages afterwards), with
+  /// `dummy` as its mailbox's dummy; on failure `dummy` stays the caller's.
+  bool try_claim(envelope<P>* dummy) { return mailbox_.try_claim(dummy); }
 
   /// Test builds: the guard that fails loudly if two workers own the actor at once.
   /// Returns the worker that already ran it (nonzero) on violation.

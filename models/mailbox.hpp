@@ -6,37 +6,46 @@
 //   consumer (the worker running the actor; actor.hpp guarantees there is one) advances
 //   `head_` with plain loads. The message popped stays in its envelope, which becomes the
 //   new dummy; the previous dummy is handed back for recycling. A pop therefore costs no
-//   read-modify-write, and a push costs one. An idle actor holds exactly one envelope.
-//   The actor's idle/scheduled state lives in `tail_` too (bit 0: idle; envelopes are
-//   cache-line aligned), so a send both appends and learns whether the actor was idle
-//   with that one exchange, and going idle is one CAS: two read-modify-writes per message
-//   where a separate state word took three, and no seq_cst handshake between two words.
+//   read-modify-write, and a push costs one.
+//   The actor's idle/scheduled state lives in `tail_` too: `tail_ == idle` (the value 1;
+//   envelopes are cache-line aligned, so no envelope has that address) means idle, and an
+//   idle mailbox holds no envelope at all. So a send appends and learns whether the actor
+//   was idle with one exchange; going idle is one CAS, and hands the last dummy back to the
+//   worker that owned the actor (it stays in that worker's cache); and the first message to
+//   an idle actor links onto nothing, so it does not touch the line of an envelope another
+//   core consumed last (one cache-line transfer less per message that crosses cores). An
+//   idle actor costs no envelope.
 //
 // Invariants
-//   - `head_` is the dummy: its message was already consumed (or never existed). The
-//     unconsumed messages are those of head_->next ... tail_.
-//   - `head_` is touched only by the consumer; `tail_` is the last envelope ever pushed.
-//   - `tail_` has the idle bit  <=>  the actor is idle: in no run queue, owned by no worker,
-//     and nothing unconsumed (tail_ == head_ when the bit was set, and a push clears it).
+//   - owned (not idle): `head_` is the dummy, whose message was already consumed, unless
+//     `fresh_`: then head_'s own message is still to pop. The unconsumed messages are
+//     head_ (if fresh_), head_->next ... tail_.
+//   - `head_` and `fresh_` are written only by the owner: the consumer, or the pusher or
+//     claimer that just took the actor from idle, before it hands the actor on.
+//   - `tail_` is the last envelope pushed, or `idle`.
 //
 // Protocol
 //   push(n): 1. n.next = null (relaxed; n is private to the producer)
-//            2. prev = tail_.exchange(n, acq_rel)  -- the linearization point; clears idle
-//            3. untag(prev).next.store(n, release) -- publishes n; pairs with pop's acquire
-//            4. if prev had the idle bit, the pusher now owns the actor and must schedule it
-//   pop():   1. next = head_.next (acquire)
-//            2. next present: head_ = next; the message is next's; the old head is spent
-//            3. next missing: empty if tail_ == head_, else `busy` (a producer sits between
-//               its steps 2 and 3: not yet poppable; the caller reschedules the actor)
-//   go idle (the owner, after pop said empty): CAS tail_ from head_ to head_|idle (acq_rel).
-//            Failure means a push came in since: the owner keeps the actor and runs it on.
-//   claim (take an idle actor without a message: donation): CAS tail_ from t|idle to t.
+//            2. prev = tail_.exchange(n, acq_rel)  -- the linearization point
+//            3. prev == idle: the pusher owns the actor: head_ = n, fresh_ = true; it must
+//               schedule the actor (through the policy, which publishes these writes)
+//            4. else prev.next.store(n, release)   -- publishes n; pairs with pop's acquire
+//   pop():   1. fresh_: the message is head_'s; fresh_ = false; nothing is spent
+//            2. next = head_.next (acquire)
+//            3. next present: head_ = next; the message is next's; the old head is spent
+//            4. next missing: empty if tail_ == head_, else `busy` (a producer sits between
+//               its steps 2 and 4: not yet poppable; the caller reschedules the actor)
+//   go idle (the owner, after pop said empty): CAS tail_ from head_ to idle (acq_rel). On
+//            success head_ is spent (no producer can reach it any more: every later push
+//            sees `idle`); on failure a push came in since: the owner keeps the actor.
+//   claim (take an idle actor without a message: donation): CAS tail_ from idle to a dummy
+//            the claimer brings; the claimer then sets head_ = dummy.
 //   Why it is correct: the exchange in push step 2 totally orders all pushes, the links
 //   form that order, and the consumer walks the links once, so every message is popped
 //   exactly once and one sender's messages in send order. Going idle, claiming and pushing
 //   are read-modify-writes of the one word `tail_`, so they are totally ordered too: a push
 //   either comes before the owner's CAS (which then fails: the owner runs on) or after it
-//   (the push sees the idle bit and schedules). Exactly one party owns a non-idle actor.
+//   (the push sees `idle` and takes the actor). Exactly one party owns a non-idle actor.
 //   The release half of the idle CAS and the acquire half of the push's exchange hand the
 //   actor's state from its last owner to the pusher, which passes it on through the policy.
 //
@@ -65,11 +74,8 @@ class mailbox {
  public:
   using node = envelope<P>;
 
-  /// `dummy` is an envelope the mailbox owns from now on (it is recycled by a later pop).
-  /// The mailbox starts idle.
-  explicit mailbox(node* dummy) : head_(dummy), tail_(tag(dummy) | idle_bit) {
-    dummy->next.store(nullptr, std::memory_order_relaxed);
-  }
+  /// A new mailbox is idle and holds no envelope.
+  mailbox() = default;
   mailbox(const mailbox&) = delete;
   mailbox& operator=(const mailbox&) = delete;
 
@@ -77,26 +83,41 @@ class mailbox {
   bool push(node* n) {
     n->next.store(nullptr, std::memory_order_relaxed);
     const std::uintptr_t prev = tail_.exchange(tag(n), std::memory_order_acq_rel);  // step 2
-    untag(prev)->next.store(n, std::memory_order_release);                          // step 3
-    return prev & idle_bit;                                                         // step 4
+    if (prev == idle) {                                                             // step 3
+      head_ = n;
+      fresh_ = true;
+      return true;
+    }
+    untag(prev)->next.store(n, std::memory_order_release);  // step 4
+    return false;
   }
 
-  /// Owner only, after pop returned `empty`: true if the actor is now idle; false if a push
-  /// came in since (the owner keeps it).
-  bool try_idle() {
-    std::uintptr_t expected = tag(head_);
-    // release: publishes the owner's writes to whoever schedules the actor next (their
+  /// Owner only, after pop returned `empty`: true if the actor is now idle, and then `spent`
+  /// is the last dummy, to recycle; false if a push came in since (the owner keeps it).
+  bool try_idle(node*& spent) {
+    node* const last = head_;
+    std::uintptr_t expected = tag(last);
+    // release: publishes the owner's writes to whoever takes the actor next (their
     // exchange or claim acquires); acquire on failure: the new links are read with acquire anyway
-    return tail_.compare_exchange_strong(expected, expected | idle_bit, std::memory_order_acq_rel,
-                                         std::memory_order_acquire);
+    if (!tail_.compare_exchange_strong(expected, idle, std::memory_order_acq_rel, std::memory_order_acquire))
+      return false;
+    // Not ours any more: a pusher may be writing head_ already. Touch nothing after the CAS.
+    spent = last;
+    return true;
   }
 
-  /// Anyone: takes an idle actor (true: the caller owns it now, with no message queued).
-  bool try_claim() {
-    std::uintptr_t t = tail_.load(std::memory_order_relaxed);  // a hint; the CAS decides
-    if (!(t & idle_bit)) return false;
-    // acquire: pairs with try_idle's release (the last owner's writes)
-    return tail_.compare_exchange_strong(t, t & ~idle_bit, std::memory_order_acq_rel, std::memory_order_relaxed);
+  /// Anyone: takes an idle actor, with `dummy` (the caller's envelope) as its dummy. True:
+  /// the caller owns the actor now, with no message queued; false: `dummy` is still the caller's.
+  bool try_claim(node* dummy) {
+    if (tail_.load(std::memory_order_relaxed) != idle) return false;  // a hint; the CAS decides
+    dummy->next.store(nullptr, std::memory_order_relaxed);
+    std::uintptr_t expected = idle;
+    // acquire: pairs with try_idle's release (the last owner's writes); release: dummy's link
+    if (!tail_.compare_exchange_strong(expected, tag(dummy), std::memory_order_acq_rel, std::memory_order_relaxed))
+      return false;
+    head_ = dummy;  // pushes after the CAS link onto dummy; none reads head_
+    fresh_ = false;
+    return true;
   }
 
   enum class pop_status { item, empty, busy };
@@ -104,23 +125,36 @@ class mailbox {
   /// Consumer only. On `item`, `out` holds the message (valid until the next pop) and
   /// `spent` is an envelope no longer referenced by the mailbox, to be recycled.
   pop_status pop(node*& out, node*& spent) {
+    if (fresh_) {  // step 1
+      fresh_ = false;
+      out = head_;
+      spent = nullptr;
+      return pop_status::item;
+    }
     node* head = head_;
-    node* next = head->next.load(std::memory_order_acquire);  // step 1, pairs with push step 3
+    node* next = head->next.load(std::memory_order_acquire);  // step 2, pairs with push step 4
     if (next == nullptr) return tail() == head ? pop_status::empty : pop_status::busy;
-    head_ = next;  // step 2
+    head_ = next;  // step 3
     out = next;
     spent = head;
     return pop_status::item;
   }
 
-  /// Consumer only: true if nothing pushed is left unpopped.
+  /// The owner, or anyone once the run is quiescent: true if nothing pushed is left unpopped.
+  /// Reads what a failing pop reads, in the same order (the simulator charges both alike).
   bool empty() const {
-    return head_->next.load(std::memory_order_acquire) == nullptr && tail() == head_;
+    if (fresh_) return false;
+    if (head_ == nullptr) return true;  // never had a message: idle
+    // idle: head_ is stale (it went back to a pool) but still an envelope; its link is
+    // read and ignored, since tail_ then says idle
+    const bool linked = head_->next.load(std::memory_order_acquire) != nullptr;  // pairs with push step 4
+    const std::uintptr_t t = tail_.load(std::memory_order_acquire);
+    return t == idle || (!linked && untag(t) == head_);
   }
 
   /// Consumer only: messages poppable now, counting at most `limit`.
   std::size_t backlog(std::size_t limit) const {
-    std::size_t n = 0;
+    std::size_t n = fresh_ ? 1 : 0;
     for (node* p = head_->next.load(std::memory_order_acquire); p && n < limit;  // pairs with push step 3
          p = p->next.load(std::memory_order_acquire))
       ++n;
@@ -137,7 +171,7 @@ class mailbox {
     bool gone[max_scan + 1] = {};
     if (scan > max_scan) scan = max_scan;
     std::size_t k = 0;
-    chain[0] = head_;
+    chain[0] = head_;  // a fresh head_ is never taken: it is chain[0]
     for (node* p = head_->next.load(std::memory_order_acquire); p && k < scan;  // pairs with push step 3
          p = p->next.load(std::memory_order_acquire))
       chain[++k] = p;
@@ -161,14 +195,15 @@ class mailbox {
   }
 
  private:
-  static constexpr std::uintptr_t idle_bit = 1;
+  static constexpr std::uintptr_t idle = 1;
   static std::uintptr_t tag(const node* n) { return reinterpret_cast<std::uintptr_t>(n); }
-  static node* untag(std::uintptr_t t) { return reinterpret_cast<node*>(t & ~idle_bit); }
-  /// The last envelope pushed (acquire: pairs with push step 2's release half).
+  static node* untag(std::uintptr_t t) { return reinterpret_cast<node*>(t); }
+  /// The last envelope pushed (acquire: pairs with push step 2's release half). Owner only.
   node* tail() const { return untag(tail_.load(std::memory_order_acquire)); }
 
-  node* head_;                                          // consumer-owned
-  typename P::template atomic<std::uintptr_t> tail_;    // producers' exchange point, and the idle bit
+  node* head_ = nullptr;                                   // owner-written (see the invariants)
+  typename P::template atomic<std::uintptr_t> tail_{idle};  // producers' exchange point; `idle`
+  bool fresh_ = false;                                     // owner-written: head_ unconsumed
 };
 
 }  // namespace twinsched

@@ -177,10 +177,9 @@ class scheduler {
   std::uint64_t since_start_ns() const { return plat_.now_ns() - t0_; }
 
   /// Creates an actor owned by `owner` (a worker's list, or the injector's).
-  /// `dummy` becomes the new mailbox's first envelope (mailbox.hpp).
-  cell* adopt(arena<cell>& owner, envelope<P>* dummy, std::unique_ptr<behavior> b, const spawn_options& o, int by) {
+  cell* adopt(arena<cell>& owner, std::unique_ptr<behavior> b, const spawn_options& o, int by) {
     auto id = next_id_.fetch_add(1, std::memory_order_relaxed);
-    cell* c = owner.emplace(id, std::move(b), o, dummy);
+    cell* c = owner.emplace(id, std::move(b), o);
     policy_.on_spawn(*c, by);
     return c;
   }
@@ -203,7 +202,7 @@ class scheduler {
    public:
     explicit injector(scheduler& s) : s_(s), pool_(s.depot_) {}
     actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options& o) override {
-      return actor_ref(s_.adopt(actors_, pool_.get(), std::move(b), o, -1));
+      return actor_ref(s_.adopt(actors_, std::move(b), o, -1));
     }
     void send(actor_ref to, const message& m) override {
       envelope<P>* e = pool_.get();

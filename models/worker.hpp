@@ -107,7 +107,7 @@ class worker final : public context {
   // ---- context: what behaviors call while this worker runs them ----
 
   actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options& o) override {
-    return actor_ref(s_.adopt(spawned_, pool_.get(), std::move(b), o, int(index_)));
+    return actor_ref(s_.adopt(spawned_, std::move(b), o, int(index_)));
   }
 
   void send(actor_ref to, const message& m) override {
@@ -185,7 +185,7 @@ class worker final : public context {
         drained = st == mailbox<P>::pop_status::empty;
         break;
       }
-      pool_.put(spent);
+      if (spent) pool_.put(spent);
       process(a, *e);
       if constexpr (requires(Pol& p) { p.after_message(*this, a); }) s_.policy().after_message(*this, a);
       if (n + 1 == burst) drained = a.box().empty();
@@ -194,11 +194,13 @@ class worker final : public context {
     // `other`: the messages the turn processed (replay limits the turn to as many)
     if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_end, index_, a.id(), 0, n);
     if (checks_) a.leave();
-    if (!drained || a.release()) {
+    envelope<P>* spent = nullptr;
+    if (!drained || a.release(spent)) {
       if (s_.tracing(trace_level::decisions))
         s_.trace(event_kind::schedule, index_, a.id(), 0, std::uint32_t(push_reason::yielded));
       s_.policy().push(int(index_), a, push_reason::yielded);
     }
+    if (spent) pool_.put(spent);  // the idle mailbox's last envelope: it stays on this core
   }
 
   void process(cell& a, envelope<P>& e) {

@@ -13,48 +13,57 @@ using P = thread_platform;
 
 using node = envelope<P>;
 
-TEST_CASE("a new mailbox is idle: the first push hands the actor over, later pushes do not") {
-  node dummy, e1, e2;
-  mailbox<P> box(&dummy);
-  node *e = nullptr, *spent = nullptr;
-  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+TEST_CASE("a new mailbox is idle and empty: the first push hands the actor over, later pushes do not") {
+  node e1, e2;
+  mailbox<P> box;
   CHECK(box.empty());
   CHECK(box.push(&e1));        // idle before: the pusher owns the actor now
+  CHECK_FALSE(box.empty());
   CHECK_FALSE(box.push(&e2));  // owned: nothing to schedule
-  CHECK_FALSE(box.try_claim());
+  node d;
+  CHECK_FALSE(box.try_claim(&d));
 }
 
 TEST_CASE("going idle fails if a message came in after the owner saw the mailbox empty") {
-  node dummy, e1, e2, e3;
-  mailbox<P> box(&dummy);
+  node e1, e2, e3;
+  mailbox<P> box;
   REQUIRE(box.push(&e1));
   node *e = nullptr, *spent = nullptr;
   REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(e == &e1);
+  CHECK(spent == nullptr);  // the first message of an idle mailbox was linked onto nothing
   CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
-  CHECK_FALSE(box.push(&e2));   // still owned
-  CHECK_FALSE(box.try_idle());  // e2 is unconsumed: the owner keeps the actor
+  CHECK_FALSE(box.push(&e2));          // still owned
+  CHECK_FALSE(box.try_idle(spent));    // e2 is unconsumed: the owner keeps the actor
   REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
   CHECK(e == &e2);
-  CHECK(box.try_idle());        // drained: idle now
+  CHECK(spent == &e1);
+  node* last = nullptr;
+  CHECK(box.try_idle(last));  // drained: idle now, and the last dummy is handed back
+  CHECK(last == &e2);
   CHECK(box.empty());
-  CHECK(box.push(&e3));         // so this push schedules it
+  CHECK(box.push(&e3));  // so this push takes the actor
 }
 
 TEST_CASE("an idle actor is claimed exactly once, and a claimed one is not scheduled by a push") {
-  node dummy, e1;
-  mailbox<P> box(&dummy);
-  CHECK(box.try_claim());
-  CHECK_FALSE(box.try_claim());
+  node d1, d2, e1;
+  mailbox<P> box;
+  CHECK(box.try_claim(&d1));
+  CHECK_FALSE(box.try_claim(&d2));
   CHECK_FALSE(box.push(&e1));
   node *e = nullptr, *spent = nullptr;
   REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(box.try_idle());
-  CHECK(box.try_claim());
+  CHECK(e == &e1);
+  CHECK(spent == &d1);
+  node* last = nullptr;
+  CHECK(box.try_idle(last));
+  CHECK(box.try_claim(&d2));
 }
 
 TEST_CASE("one producer's messages come out in push order, then the mailbox is empty again") {
   node dummy;
-  mailbox<P> box(&dummy);
+  mailbox<P> box;
+  REQUIRE(box.try_claim(&dummy));  // owned, with a dummy: consumer-side tests start here
   std::vector<node> es(100);
   for (std::size_t i = 0; i < es.size(); ++i) {
     es[i].id = i;
@@ -78,7 +87,8 @@ TEST_CASE("concurrent producers: every envelope popped exactly once, each produc
           doctest::test_suite("concurrency") * doctest::timeout(60)) {
   constexpr int producers = 4, per = 50'000;
   node dummy;
-  mailbox<P> box(&dummy);
+  mailbox<P> box;
+  REQUIRE(box.try_claim(&dummy));  // owned, with a dummy: consumer-side tests start here
   std::vector<node> es(std::size_t(producers) * per);
   std::vector<std::thread> ts;
   for (int p = 0; p < producers; ++p)
@@ -119,8 +129,7 @@ TEST_CASE("pushes racing the owner going idle: exactly one side schedules, no me
   // be popped once: a lost hand-over would leave messages unpopped (the test would hang
   // into its timeout); a doubled one would make `handed` exceed the idle count.
   constexpr int producers = 3, per = 40'000;
-  node dummy;
-  mailbox<P> box(&dummy);
+  mailbox<P> box;  // idle: the first push hands the actor over
   std::vector<node> es(std::size_t(producers) * per);
   std::atomic<int> handed{0};
   std::vector<std::thread> ts;
@@ -141,7 +150,8 @@ TEST_CASE("pushes racing the owner going idle: exactly one side schedules, no me
         ++got;
         continue;
       }
-      if (st == mailbox<P>::pop_status::empty && box.try_idle()) break;
+      node* last = nullptr;
+      if (st == mailbox<P>::pop_status::empty && box.try_idle(last)) break;
     }
     ++idles;
   }

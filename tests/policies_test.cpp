@@ -138,7 +138,8 @@ std::vector<std::uint64_t> drain(mailbox<P>& box) {
 
 TEST_CASE("take_newest unlinks the newest eligible messages but never the last one, and the rest stay in order") {
   node dummy;
-  mailbox<P> box(&dummy);
+  mailbox<P> box;
+  REQUIRE(box.try_claim(&dummy));  // owned, with a dummy: the state a worker's turn sees
   std::vector<node> es(10);
   for (std::size_t i = 0; i < es.size(); ++i) {
     es[i].id = i + 1;
@@ -163,7 +164,8 @@ TEST_CASE("take_newest racing producers: every message leaves the mailbox exactl
           doctest::test_suite("concurrency") * doctest::timeout(60)) {
   constexpr std::size_t producers = 3, per = 20000;
   node dummy;
-  mailbox<P> box(&dummy);
+  mailbox<P> box;
+  REQUIRE(box.try_claim(&dummy));  // owned, with a dummy: the state a worker's turn sees
   std::vector<node> es(producers * per);
   std::vector<std::thread> ts;
   for (std::size_t p = 0; p < producers; ++p)

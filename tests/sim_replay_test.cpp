@@ -111,22 +111,22 @@ TEST_CASE("compare_replay names the first event where a replay differs from its 
 }
 
 TEST_CASE("a replay forces the recorded turns where the policy would choose otherwise" * doctest::timeout(300)) {
-  // Recorded with the deque popped LIFO (a pair's ball stays in the LIFO slot); replayed on
-  // a run configured FIFO (no slot: the pairs take turns), which on its own runs actors in
-  // another order. The replay must force the recording's turns.
+  // Recorded under stealing (each worker keeps one pair's ball going); replayed over the
+  // shared queue (one FIFO for both workers: the pairs take turns on either worker), which
+  // on its own runs actors in another order. The replay must force the recording's turns.
   scenario s = small("pingpong", "stealing");
   sim_options o;
   o.cores = 2;
   o.trace_path = temp_path("force-rec");
   REQUIRE(simulate(s, o).ok());
   scenario fifo = s;
-  fifo.sched.fifo = true;
+  fifo.sched.policy = "shared-queue";
   sim_options ro = o;
   ro.replay_from = o.trace_path;
   ro.trace_path = temp_path("force-rep");
   sim_result rep = simulate(fifo, ro);
   REQUIRE(rep.ok());  // every message processed once, checksum equal to the reference
-  // the FIFO run without forcing decides differently: that is what makes the test meaningful
+  // the shared queue without forcing decides differently: that is what makes the test meaningful
   sim_options free = o;
   free.trace_path = temp_path("force-free");
   REQUIRE(simulate(fifo, free).ok());

@@ -85,7 +85,7 @@ class donation_policy {
     if (a.box().backlog(threshold_ + 1) <= threshold_ || a.stopped()) return;  // step 1
 
     actor_cell<P>* to[max_recipients];
-    unsigned k = claim_idle_members(wk.index(), a, me, to);  // step 2
+    unsigned k = claim_idle_members(wk, a, me, to);  // step 2
     if (k == 0) {
       me.cooldown = cooldown;  // step 3
       return;
@@ -115,7 +115,9 @@ class donation_policy {
 
   /// Step 2. A claimed member that has stopped gets no messages (they would become dead
   /// letters) but is pushed at once, so that a turn releases it.
-  unsigned claim_idle_members(unsigned w, actor_cell<P>& a, local& me, actor_cell<P>** to) {
+  template <class W>
+  unsigned claim_idle_members(W& wk, actor_cell<P>& a, local& me, actor_cell<P>** to) {
+    const unsigned w = wk.index();
     lock_guard g(groups_mutex_);
     auto& members = groups_[a.group()];
     unsigned k = 0;
@@ -123,7 +125,12 @@ class donation_policy {
     std::size_t tries = n < scan_members ? n : scan_members;
     for (std::size_t t = 0; t < tries && k < max_recipients; ++t) {
       actor_cell<P>* b = members[(me.rotor + t) % n];
-      if (b == &a || !b->try_claim()) continue;
+      if (b == &a) continue;
+      envelope<P>* dummy = wk.pool().get();  // a claimed mailbox needs one (mailbox.hpp)
+      if (!b->try_claim(dummy)) {
+        wk.pool().put(dummy);
+        continue;
+      }
       if (b->stopped()) base_.push_and_wake(w, *b);  // `stopped` is ours to read once claimed
       else to[k++] = b;
     }
