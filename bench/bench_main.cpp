@@ -122,12 +122,14 @@ int main(int argc, char** argv) {
   std::string idle = "backoff";
   std::uint64_t idle_actors = 1'000'000;
   bool quick = false;
+  std::vector<std::string> only;
   app.add_option("--runs", runs, "runs per cell; the median is shown")->capture_default_str();
   app.add_option("--policies", policies, "policies to compare (space or comma separated)")->delimiter(',')->capture_default_str();
   app.add_option("--workers", workers, "worker counts")->delimiter(',')->capture_default_str();
   app.add_option("--idle", idle, "idle strategy for every run")->capture_default_str();
   app.add_option("--idle-actors", idle_actors, "idle actors for the memory probe (0: skip)")->capture_default_str();
   app.add_flag("--quick", quick, "smaller workloads (smoke test of the benchmark itself)");
+  app.add_option("--workloads", only, "only these workloads' rows (forward, pingpong, pi)")->delimiter(',');
   CLI11_PARSE(app, argc, argv);
 
   std::int64_t scale = quick ? 10 : 1;
@@ -148,6 +150,7 @@ int main(int argc, char** argv) {
   std::printf("\n");
   bool all_ok = true;
   for (const row& r : rows) {
+    if (!only.empty() && std::find(only.begin(), only.end(), r.workload) == only.end()) continue;
     const bool pi = r.workload == "pi";
     const double msgs = double(make(r, 42)->expected_messages());
     double seq = sequential_rate(r, runs);
