@@ -67,7 +67,7 @@ class replay_policy {
   static constexpr bool dynamic_workers = requires { requires Inner::dynamic_workers; };
 
   replay_policy(parking<P>& park, const scheduler_config& c, std::uint64_t seed, replay_script& script)
-      : inner_(park, c, seed), park_(park), script_(script), slots_(slots(c)), burst_(c.burst), state_(slots_),
+      : inner_(park, c, seed), park_(park), script_(script), slots_(slots(c)), initial_(c.workers), burst_(c.burst), state_(slots_),
         out_of_order_(slots_) {}
 
   static unsigned slots(const scheduler_config& c) {
@@ -180,7 +180,7 @@ class replay_policy {
     unsigned best = slots_;
     std::uint64_t t = 0;
     for (unsigned v = 0; v < slots_; ++v) {
-      if (!state_[v].started || state_[v].retired) continue;
+      if (!present(v)) continue;
       const recorded_turn* e = script_.peek(v);
       if (e && held_.count(e->actor) && (best == slots_ || e->time_ns < t)) {
         best = v;
@@ -196,7 +196,7 @@ class replay_policy {
     unsigned best = slots_;
     std::uint64_t t = 0;
     for (unsigned v = 0; v < slots_; ++v) {
-      if (!state_[v].started || state_[v].retired) continue;
+      if (!present(v)) continue;
       const recorded_turn* e = script_.peek(v);
       if (e && (best == slots_ || e->time_ns < t)) {
         best = v;
@@ -288,9 +288,13 @@ class replay_policy {
     }
   }
 
+  /// A worker that runs or is about to: every worker the run starts with (its thread may
+  /// not have reached its first pop yet), and any other slot once started, until it retires.
+  bool present(unsigned v) const { return (v < initial_ || state_[v].started) && !state_[v].retired; }
+
   unsigned active() const {
     unsigned n = 0;
-    for (const auto& s : state_) n += s.started && !s.retired;
+    for (unsigned v = 0; v < slots_; ++v) n += present(v);
     return n;
   }
 
@@ -341,7 +345,7 @@ class replay_policy {
   Inner inner_;
   parking<P>& park_;
   replay_script& script_;
-  unsigned slots_;
+  unsigned slots_, initial_;
   std::uint32_t burst_;
   std::vector<worker_state> state_;
   std::map<std::uint32_t, cell*> held_;  // by actor id: deterministic order

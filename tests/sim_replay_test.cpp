@@ -166,3 +166,30 @@ TEST_CASE("a real run's trace replays in the simulator: decisions followed, ever
   std::remove(real.c_str());
   std::remove(o.trace_path.c_str());
 }
+
+TEST_CASE("a worker with no recorded turns waits while the others follow theirs" * doctest::timeout(300)) {
+  // A 1-worker recording replayed on 2 workers: worker 1 has no turns to run (like a real
+  // run where one worker never got any). The recorded turns must all be followed, by
+  // worker 0, and the replay must not give up on them because worker 1's script is empty.
+  scenario s = small("forward", "stealing");
+  s.sched.workers = 1;
+  sim_options o;
+  o.cores = 2;
+  o.trace_path = temp_path("one-rec");
+  REQUIRE(simulate(s, o).ok());
+  scenario two = s;
+  two.sched.workers = 2;
+  sim_options ro = o;
+  ro.replay_from = o.trace_path;
+  ro.trace_path = temp_path("one-rep");
+  sim_result rep = simulate(two, ro);
+  REQUIRE(rep.ok());
+  std::string notes;
+  for (auto& n : rep.replay.notes) notes += n + "\n";
+  CAPTURE(notes);
+  CHECK(rep.replay.followed == rep.replay.recorded);
+  traces::trace_reader recorded(o.trace_path), replayed(ro.trace_path);
+  CHECK(turns(replayed, 0) == turns(recorded, 0));
+  std::remove(o.trace_path.c_str());
+  std::remove(ro.trace_path.c_str());
+}
