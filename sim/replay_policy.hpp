@@ -175,36 +175,22 @@ class replay_policy {
     if (want && held_.count(want->actor)) park_.wake(e, int(from));
   }
 
-  /// The waiting worker whose next turn's actor is held, earliest turn first; or slots_.
-  unsigned earliest_held() const {
+  /// The present worker whose next recorded turn is the earliest (ties: lowest index),
+  /// among those whose next actor is held if `held_only`; slots_ if there is none.
+  unsigned earliest(bool held_only = false) const {
     unsigned best = slots_;
     std::uint64_t t = 0;
     for (unsigned v = 0; v < slots_; ++v) {
       if (!present(v)) continue;
       const recorded_turn* e = script_.peek(v);
-      if (e && held_.count(e->actor) && (best == slots_ || e->time_ns < t)) {
+      if (e && (!held_only || held_.count(e->actor)) && (best == slots_ || e->time_ns < t)) {
         best = v;
         t = e->time_ns;
       }
     }
     return best;
   }
-
-  /// The worker whose next recorded turn is the earliest (ties: lowest index) among the
-  /// running ones; slots_ if none has a turn left.
-  unsigned earliest() const {
-    unsigned best = slots_;
-    std::uint64_t t = 0;
-    for (unsigned v = 0; v < slots_; ++v) {
-      if (!present(v)) continue;
-      const recorded_turn* e = script_.peek(v);
-      if (e && (best == slots_ || e->time_ns < t)) {
-        best = v;
-        t = e->time_ns;
-      }
-    }
-    return best;
-  }
+  unsigned earliest_held() const { return earliest(true); }
 
   cell* free_turn(unsigned w, cell* a) {
     state_[w].limit = 0;
