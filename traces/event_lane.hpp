@@ -18,9 +18,14 @@
 //   adapts so that busy stretches get about one clock read per `stamp_interval` (2 us):
 //   k = stamp_interval / (time per event measured over the last interval). The writer gives
 //   the events between two stamps times interpolated linearly by position. So: times are
-//   exact at stamps; in between, the error is below the stamp interval; idle periods always
-//   start and end at exact times; the order within a lane is exact. The simulator passes
-//   exact times instead (push_exact).
+//   exact at stamps; in between, while the event rate is steady, the error is below the
+//   stamp interval; idle periods always start and end at exact times; the order within a
+//   lane is exact. Known weakness: k adapts only at the stamps it schedules, so when a lane's
+//   rate drops suddenly (pi: a burst of sends, then millisecond-long jobs) the next k events
+//   (k <= 256) are interpolated between distant stamps, and their times can be off by
+//   milliseconds. A coarse clock the workers could poll for free (a word a background
+//   thread advances) would bound that; not done yet. The simulator passes exact times
+//   instead (push_exact).
 //
 // Protocol (producer P, writer W; `produced` and `consumed` count chunks)
 //   P1. write events into chunk produced % chunks
