@@ -48,6 +48,49 @@ std::vector<trace_event> lane_events(const std::string& path, std::uint16_t lane
 
 }  // namespace
 
+TEST_CASE("a lane whose event rate drops suddenly stamps again within a writer tick" * doctest::timeout(30)) {
+  // A burst of fast events makes the lane read its clock only every ~100 events; then the
+  // events slow to one per millisecond. Without the writer's tick the next ~100 events would
+  // be interpolated between distant reads (off by up to 100 ms here); with it the lane
+  // stamps soon after the change and re-adapts, so the slow events get exact times.
+  temp_file f("slowdown");
+  fake_clock clock;
+  trace_header h = test::synthetic_header("threads");
+  h.lanes = 1;
+  h.workers = 1;
+  recorder_options o;
+  o.stamp_interval_ns = 1000;  // 2000 ticks
+  o.mode = writer_mode::concurrent;  // the writer wakes every 50 us
+  std::uint64_t ticks = 1000;
+  std::vector<std::uint64_t> truth;
+  {
+    recorder rec(f.path(), h, &clock, o);
+    event_lane& lane = rec.lane(0);
+    auto push = [&](const trace_event& e, std::uint64_t step) {
+      ticks += step;
+      truth.push_back(ticks / 2);
+      lane.push_sampled(e, [&] { return ticks; });
+    };
+    push(ev(event_kind::worker_start), 0);
+    // 10 ns apart; 1037 of them, so that no clock read due by count falls on the first slow event
+    for (int i = 0; i < 1037; ++i) push(ev(event_kind::run_begin, std::uint32_t(i)), 20);
+    for (int i = 0; i < 30; ++i) {  // then 1 or 3 ms apart (uneven: interpolation cannot guess
+      // them), with real time passing too, so the writer ticks between them
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      push(ev(event_kind::run_end, std::uint32_t(i)), i % 2 ? 6'000'000 : 2'000'000);
+    }
+    push(ev(event_kind::worker_stop), 20);
+    rec.finish(run_result{});
+  }
+  auto v = lane_events(f.path(), 0);
+  REQUIRE(v.size() == truth.size());
+  // after the first two slow events (the change is noticed at the next tick), every slow
+  // event's time is exact
+  std::size_t exact = 0;
+  for (std::size_t i = 1040; i < 1068; ++i) exact += v[i].time_ns == truth[i];
+  CHECK(exact >= 26);
+}
+
 TEST_CASE("sampled lanes stamp rare kinds and the event after idle, and interpolate the rest monotonically") {
   temp_file f("sampled");
   fake_clock clock;

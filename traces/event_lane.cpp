@@ -12,7 +12,9 @@ namespace twinsched::traces {
 
 void event_lane::unmap::operator()(raw_event* p) const { ::munmap(p, bytes); }
 
-void event_lane::init(std::uint32_t chunk_events, std::uint32_t chunks, std::uint64_t stamp_interval_ticks) {
+void event_lane::init(std::uint32_t chunk_events, std::uint32_t chunks, std::uint64_t stamp_interval_ticks,
+                      const std::atomic<std::uint32_t>* tick) {
+  if (tick) tick_ = tick;
   chunk_events_ = std::max<std::uint32_t>(chunk_events, 2);
   chunks_ = std::max<std::uint32_t>(chunks, 2);
   // Anonymous memory, untouched until written; huge pages where the kernel allows them, so a
@@ -33,15 +35,19 @@ void event_lane::init(std::uint32_t chunk_events, std::uint32_t chunks, std::uin
 std::uint64_t event_lane::stamp(raw_event* p, std::uint64_t t, event_kind k) {
   ++stamps_;
   const std::uint64_t index = chunk_no_ * chunk_events_ + std::uint64_t(p - begin_);
-  // Adapt only on stamps due by count: a forced one (park, unpark, ...) may follow idle time.
+  // Adapt on stamps due by count, and on those due to the tick when the lane slowed down
+  // (the tick's purpose); not on forced ones (park, unpark, ...), which may follow idle time.
+  const std::uint32_t tick = tick_->load(std::memory_order_relaxed);
   const bool by_count = p == stamp_at_ && !after_idle_;
+  const bool by_tick = tick != seen_tick_ && !after_idle_;
+  seen_tick_ = tick;
   // idle, park and unpark also stamp the event after them: an idle spell's end is exact
   after_idle_ = k == event_kind::idle || k == event_kind::park || k == event_kind::unpark;
-  if (by_count && stamped_once_ && index > last_index_ && t > last_ticks_) {
+  if ((by_count || by_tick) && stamped_once_ && index > last_index_ && t > last_ticks_) {
     // Aim for one stamp per interval: k = interval / (ticks per event since the last stamp).
     const std::uint64_t n = index - last_index_;
-    const std::uint64_t want = interval_ticks_ * n / (t - last_ticks_);
-    every_ = std::uint32_t(std::clamp<std::uint64_t>(want, 1, 256));
+    const std::uint32_t want = std::uint32_t(std::clamp<std::uint64_t>(interval_ticks_ * n / (t - last_ticks_), 1, 256));
+    if (by_count || want < every_) every_ = want;
   }
   stamped_once_ = true;
   last_ticks_ = t;

@@ -20,11 +20,12 @@
 //   the events between two stamps times interpolated linearly by position. So: times are
 //   exact at stamps; in between, while the event rate is steady, the error is below the
 //   stamp interval; idle periods always start and end at exact times; the order within a
-//   lane is exact. Known weakness: k adapts only at the stamps it schedules, so when a lane's
-//   rate drops suddenly (pi: a burst of sends, then millisecond-long jobs) the next k events
-//   (k <= 256) are interpolated between distant stamps, and their times can be off by
-//   milliseconds. A coarse clock the workers could poll for free (a word a background
-//   thread advances) would bound that; not done yet. The simulator passes exact times
+//   lane is exact. A sudden drop in the event rate (pi: a burst of sends, then
+//   millisecond-long jobs) would leave k large for k more events, interpolated between
+//   distant stamps; so the recorder's writer thread also advances a shared `tick` word
+//   each time it wakes (every 50 us to 1 ms), and a lane that sees the tick change stamps
+//   its next event and re-adapts k there. Reading the word costs the hot path one load of
+//   a line that changes at most once per wake-up. The simulator passes exact times
 //   instead (push_exact).
 //
 // Protocol (producer P, writer W; `produced` and `consumed` count chunks)
@@ -74,7 +75,9 @@ class alignas(64) event_lane {
   event_lane& operator=(const event_lane&) = delete;
 
   /// Allocates the chunks (untouched memory: pages become resident as they fill).
-  void init(std::uint32_t chunk_events, std::uint32_t chunks, std::uint64_t stamp_interval_ticks);
+  /// `tick`: the recorder's coarse tick (advanced by its writer thread); it must outlive the lane.
+  void init(std::uint32_t chunk_events, std::uint32_t chunks, std::uint64_t stamp_interval_ticks,
+            const std::atomic<std::uint32_t>* tick);
 
   /// Hot path, real backend: `read()` returns ticks since the clock's base; called only
   /// for events that get stamped.
@@ -82,7 +85,10 @@ class alignas(64) event_lane {
   [[gnu::always_inline]] void push_sampled(const trace_event& ev, Read&& read) {
     raw_event* p = pos_;
     std::uint64_t word = std::uint64_t(ev.kind) << raw_kind_shift;
-    if (p == stamp_at_ || ((always_stamped >> unsigned(ev.kind)) & 1u)) word |= stamp(p, read(), ev.kind);
+    // relaxed: the tick is a hint to stamp soon, ordered with nothing
+    if (p == stamp_at_ || ((always_stamped >> unsigned(ev.kind)) & 1u) ||
+        tick_->load(std::memory_order_relaxed) != seen_tick_)
+      word |= stamp(p, read(), ev.kind);
     p->word = word;
     p->message = ev.message;
     p->actor = ev.actor;
@@ -154,6 +160,9 @@ class alignas(64) event_lane {
   std::uint32_t every_ = 1;     // k: events per stamp in busy stretches
   std::uint64_t last_ticks_ = 0, last_index_ = 0;
   bool stamped_once_ = false, after_idle_ = false;
+  const std::atomic<std::uint32_t>* tick_ = &no_tick_;
+  std::uint32_t seen_tick_ = 0;
+  static inline const std::atomic<std::uint32_t> no_tick_{0};
   std::uint64_t interval_ticks_ = 1;
   std::uint64_t stalls_ = 0, stamps_ = 0;
   struct unmap {

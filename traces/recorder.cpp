@@ -39,7 +39,7 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
   }
   const std::uint32_t chunks = std::uint32_t(std::clamp<std::size_t>(budget / (lanes * chunk_bytes), 4, most));
   const std::uint64_t interval = clock ? std::uint64_t(double(o.stamp_interval_ns) / clock->ns_per_tick()) : 1;
-  for (std::size_t i = 0; i < lanes; ++i) lanes_[i].init(o.chunk_events, chunks, interval);
+  for (std::size_t i = 0; i < lanes; ++i) lanes_[i].init(o.chunk_events, chunks, interval, &tick_);
   thread_ = std::thread([this] { writer_loop(); });
 }
 
@@ -64,6 +64,8 @@ void recorder::writer_loop() {
     if (!drain_ready(deferred_ && !stopping)) {
       if (stopping) return;  // everything published before stop was seen has been drained
       std::this_thread::sleep_for(std::chrono::microseconds(deferred_ ? 1000 : 50));
+      // once per wake-up, so at most every 50 us: a hint for the lanes to stamp (event_lane.hpp)
+      tick_.fetch_add(1, std::memory_order_relaxed);
     }
   }
 }
