@@ -40,6 +40,9 @@ run_result run_on_threads(const scenario& s, const trace_request& t) {
   tsc_clock clock;
   traces::recorder_options o;
   o.discard = t.discard;
+  // events per message: schedule, run begin and end (decisions); plus send, message begin
+  // and end (full); turns of several messages make fewer
+  o.expected_events = w->expected_messages() * (t.level == trace_level::full ? 6 : 3);
   traces::recorder rec(t.path, traces::header_for(s, "threads", traces::host_description(), lanes, t.level), &clock, o);
   run_result r = named(run_on_threads(s.sched, *w, s.seed, &rec, t.level));
   rec.finish(r);

@@ -32,6 +32,18 @@ void event_lane::init(std::uint32_t chunk_events, std::uint32_t chunks, std::uin
   interval_ticks_ = std::max<std::uint64_t>(stamp_interval_ticks, 1);
 }
 
+void event_lane::prefault(std::uint64_t events) {
+  const std::size_t ring = std::size_t(chunk_events_) * chunks_;
+  const std::size_t bytes = std::size_t(std::min<std::uint64_t>(events, ring)) * sizeof(raw_event);
+  if (bytes == 0) return;
+#ifdef MADV_POPULATE_WRITE
+  if (::madvise(storage_.get(), bytes, MADV_POPULATE_WRITE) == 0) return;
+#endif
+  // older kernels: touch one byte per page
+  auto* c = reinterpret_cast<volatile char*>(storage_.get());
+  for (std::size_t off = 0; off < bytes; off += 4096) c[off] = 0;
+}
+
 std::uint64_t event_lane::stamp(raw_event* p, std::uint64_t t, event_kind k) {
   ++stamps_;
   const std::uint64_t index = chunk_no_ * chunk_events_ + std::uint64_t(p - begin_);

@@ -79,6 +79,10 @@ class alignas(64) event_lane {
   void init(std::uint32_t chunk_events, std::uint32_t chunks, std::uint64_t stamp_interval_ticks,
             const std::atomic<std::uint32_t>* tick);
 
+  /// Faults in the memory of the first `events` events (at most the whole ring) now, so
+  /// that filling it later writes to resident pages. Best effort: ignored where unsupported.
+  void prefault(std::uint64_t events);
+
   /// Hot path, real backend: `read()` returns ticks since the clock's base; called only
   /// for events that get stamped.
   template <class Read>

@@ -32,14 +32,22 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
     if (budget == 0) {
       const long pages = ::sysconf(_SC_PHYS_PAGES), page = ::sysconf(_SC_PAGE_SIZE);
       budget =
-          std::min<std::size_t>(std::size_t(2) << 30, pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) / 8
+          std::min<std::size_t>(std::size_t(4) << 30, pages > 0 && page > 0 ? std::size_t(pages) * std::size_t(page) / 4
                                                                             : std::size_t(256) << 20);
     }
     most = std::size_t(1) << 20;
   }
-  const std::uint32_t chunks = std::uint32_t(std::clamp<std::size_t>(budget / (lanes * chunk_bytes), 4, most));
+  // The worker lanes share the budget; the outside lane (the workload's start: a few events
+  // per actor) gets a small ring of its own, which drains like any other when full.
+  const std::uint32_t chunks = std::uint32_t(std::clamp<std::size_t>(budget / ((lanes - 1) * chunk_bytes), 4, most));
   const std::uint64_t interval = clock ? std::uint64_t(double(o.stamp_interval_ns) / clock->ns_per_tick()) : 1;
-  for (std::size_t i = 0; i < lanes; ++i) lanes_[i].init(o.chunk_events, chunks, interval, &tick_);
+  for (std::size_t i = 0; i < lanes; ++i)
+    lanes_[i].init(o.chunk_events, i + 1 < lanes ? chunks : std::min<std::uint32_t>(chunks, 64), interval, &tick_);
+  if (deferred_ && o.expected_events && !discard_) {
+    // Spread over the worker lanes with a margin (they rarely share evenly), not the outside lane.
+    const std::uint64_t per_lane = o.expected_events / std::max<unsigned>(workers_, 1) * 5 / 4;
+    for (unsigned i = 0; i < workers_; ++i) lanes_[i].prefault(per_lane);
+  }
   thread_ = std::thread([this] { writer_loop(); });
 }
 
