@@ -76,7 +76,7 @@ TEST_CASE("a lane whose event rate drops suddenly stamps again within a writer t
     for (int i = 0; i < 1037; ++i) push(ev(event_kind::run_begin, std::uint32_t(i)), 20);
     for (int i = 0; i < 30; ++i) {  // then 1 or 3 ms apart (uneven: interpolation cannot guess
       // them), with real time passing too, so the writer ticks between them
-      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
       push(ev(event_kind::run_end, std::uint32_t(i)), i % 2 ? 6'000'000 : 2'000'000);
     }
     push(ev(event_kind::worker_stop), 20);
@@ -84,11 +84,13 @@ TEST_CASE("a lane whose event rate drops suddenly stamps again within a writer t
   }
   auto v = lane_events(f.path(), 0);
   REQUIRE(v.size() == truth.size());
-  // after the first two slow events (the change is noticed at the next tick), every slow
-  // event's time is exact
+  // after the first slow events (the change is noticed at the next tick), the slow events'
+  // times are exact: all of them when the writer thread gets the CPU every 2 ms, and
+  // without the tick none (interpolated between the burst and the end). Half is the bar,
+  // so that a loaded machine delaying the writer now and then does not fail the test.
   std::size_t exact = 0;
   for (std::size_t i = 1040; i < 1068; ++i) exact += v[i].time_ns == truth[i];
-  CHECK(exact >= 26);
+  CHECK(exact >= 14);
 }
 
 TEST_CASE("sampled lanes stamp rare kinds and the event after idle, and interpolate the rest monotonically") {
