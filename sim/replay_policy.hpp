@@ -190,7 +190,6 @@ class replay_policy {
     }
     return best;
   }
-  unsigned earliest_held() const { return earliest(true); }
 
   cell* free_turn(unsigned w, cell* a) {
     state_[w].limit = 0;
@@ -234,7 +233,7 @@ class replay_policy {
       // exact as the clocks that took them). Else the earliest turn cannot apply: skip it.
       const unsigned first = earliest();
       if (first == slots_) continue;  // every turn is used up: the loop's top switches to free
-      const unsigned ready = earliest_held();
+      const unsigned ready = earliest(true);
       if (ready == slots_) {
         stop_waiting(w);
         skip(first, w);

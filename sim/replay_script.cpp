@@ -1,8 +1,6 @@
 // replay_script: each worker's recorded turns, one decoded block per worker in memory.
 #include "replay_script.hpp"
 
-#include "traces/format.hpp"
-
 namespace twinsched {
 
 replay_script::replay_script(const traces::trace_reader& r, unsigned workers, sim_platform& plat)
