@@ -2,16 +2,19 @@
 //
 // Overview
 //   Each worker has a slot with a `sleeping` flag and the platform's parker (a one-token
-//   binary semaphore, platform.hpp contract 3). `count_` is the number of raised flags, so
+//   binary semaphore, platform.hpp contract 3). `count_` counts the raised flags, so
 //   a worker that makes work available pays one load when nobody sleeps.
 //
 // Invariants
-//   - count_ == number of slots whose flag is 1 (up to in-flight updates by one party).
+//   - count_ >= number of slots whose flag is 1, at every instant: a sleeper increments
+//     count_ BEFORE it raises its flag, and whoever lowers a flag decrements count_ only
+//     AFTER lowering it. So count_ == 0 proves nobody has a raised flag. (count_ may briefly
+//     over-count; that costs a waker one scan of the flags, never a lost wake-up.)
 //   - Only the owner raises its flag; whoever lowers it from 1 to 0 (owner cancelling, or a
 //     waker claiming it) also decrements count_ and, if a waker, deposits a token.
 //
 // Protocol
-//   sleeper (worker i):  1. flag[i] = 1; count_ += 1                          (seq_cst RMW)
+//   sleeper (worker i):  1. count_ += 1; then flag[i] = 1                     (seq_cst RMWs)
 //                        2. re-check every place work can appear for i, and `done`
 //                        3. if found: cancel (lower own flag if still raised) and run it
 //                        4. else parker[i].park() / park_for(t); then cancel as in 3
@@ -22,10 +25,21 @@
 //   `wake_one_hint` skips step 2's fence for work that the waker itself will run if nobody
 //   takes it: there a missed sleeper costs parallelism, never progress (see its comment).
 //   Why no wake-up is lost: sleeper step 1 and waker step 2 are both seq_cst, so either the
-//   waker's load sees the raised count (and wakes someone, whose park returns because the
-//   parker keeps the token even if it was deposited before park) or the sleeper's step-2
-//   re-check comes after the work became visible and finds it. A stale token (woken while
-//   cancelling) only causes one spurious return from a later park, which callers tolerate.
+//   waker's loads (count_, then flag[i]) come after both of the sleeper's RMWs and see its
+//   flag raised (and wake it, whose park returns because the parker keeps the token even if
+//   it was deposited before park), or one of them comes before, which puts the work's
+//   publication before the sleeper's step-2 re-check, which then finds it. A stale token
+//   (woken while cancelling) only causes one spurious return from a later park, which
+//   callers tolerate.
+//   Why the order inside step 1 matters (issue 15, a hang in CI): with the flag raised
+//   first and count_ incremented second, a waker could claim a sleeper between its two
+//   steps and decrement count_ before that sleeper's increment. count_ then under-counted:
+//   with worker 1 asleep (count_ 1) and worker 0 between its steps, a waker that claimed 0
+//   took count_ to 0, pushed an actor onto worker 1's queue and read count_ == 0, so it
+//   woke nobody, while worker 1's re-check had run before the push. The actor stayed in
+//   worker 1's queue with every worker parked (sharing, 3 workers, park). Incrementing
+//   first makes the under-count impossible (first invariant); tests/parking_test.cpp
+//   injects a waker at every point of an announce to check it.
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -39,10 +53,11 @@ class parking {
  public:
   explicit parking(unsigned slots) : n_(slots), slots_(std::make_unique<slot[]>(slots)) {}
 
-  /// Sleeper step 1.
+  /// Sleeper step 1: count first, flag second (the essay: count_ must never under-count).
   void announce(unsigned i) {
-    slots_[i].sleeping.store(1, std::memory_order_relaxed);  // published by the RMW below
     count_.fetch_add(1, std::memory_order_seq_cst);
+    // seq_cst RMW: the step-2 re-check's loads come after it; pairs with the waker's fence
+    slots_[i].sleeping.exchange(1, std::memory_order_seq_cst);
   }
   /// Sleeper step 3: lower our own flag unless a waker already did.
   void cancel(unsigned i) {
@@ -82,6 +97,10 @@ class parking {
     }
   }
   std::uint64_t wakeups_by(unsigned i) const { return slots_[i].wakeups_by; }
+  /// For the hang report: worker i's flag is raised (it announced and nobody claimed it).
+  bool flagged(unsigned i) const { return slots_[i].sleeping.load(std::memory_order_relaxed) != 0; }
+  /// For the hang report: count_ (>= the raised flags; see the invariants).
+  std::uint32_t count() const { return count_.load(std::memory_order_relaxed); }
 
  private:
   bool claim(unsigned i, int from) {

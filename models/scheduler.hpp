@@ -190,6 +190,46 @@ class scheduler {
     errors_.push_back(std::move(what));
   }
 
+  /// The hang report: the run's counters, each worker (what it does, whether it is flagged
+  /// asleep), the policy's queues and every actor with messages waiting. Called by a
+  /// deadline (runtime/deadline.hpp) or the simulator's time limit while the run is
+  /// presumed stuck: it takes no lock and does not stop the workers, so it is a snapshot
+  /// (worker.hpp and policy/queue_report.hpp say which reads are unsynchronized).
+  std::string state_report() {
+    std::string out;
+    std::uint64_t c = counts_.load(std::memory_order_relaxed);
+    std::uint64_t sent = injector_.sent_, processed = 0;
+    for (auto& w : workers_) sent += w->sent(), processed += w->processed();
+    out += "run: policy " + std::string(Pol::name) + ", idle " + cfg_.idle.strategy + ", " + std::to_string(c >> 32) +
+           " workers running, " + std::to_string(std::uint32_t(c)) + " idle, done " + (done() ? "yes" : "no") + "; sent " +
+           std::to_string(sent) + " (injector " + std::to_string(injector_.sent_) + "), processed " +
+           std::to_string(processed) + "; parking count " + std::to_string(park_.count()) + "\n";
+    for (unsigned i = 0; i < workers_.size(); ++i) {
+      auto& w = *workers_[i];
+      out += "worker " + std::to_string(i) + ": " + phase_name(w.phase());
+      if (const cell* a = w.running_actor()) out += ", in a turn of actor " + std::to_string(a->id());
+      out += park_.flagged(i) ? ", flagged asleep" : ", not flagged asleep";
+      out += "; sent " + std::to_string(w.sent()) + ", processed " + std::to_string(w.processed()) + ", turns " +
+             std::to_string(w.stats().turns) + "\n";
+    }
+    out += "policy " + std::string(Pol::name) + ":\n";
+    policy_.describe(out);
+    std::size_t with_mail = 0, actors = 0, listed = 0;
+    std::string mail;
+    for_each_actor([&](cell& a) {
+      ++actors;
+      if (a.box().empty()) return;
+      ++with_mail;
+      if (++listed > 32) return;
+      std::size_t n = a.box().backlog(1000);
+      mail += "  actor " + std::to_string(a.id()) + " (" + a.name() + "): " + std::to_string(n) + (n >= 1000 ? "+" : "") +
+              " message" + (n == 1 ? "" : "s") + " waiting\n";
+    });
+    out += "mailboxes: " + std::to_string(with_mail) + " of " + std::to_string(actors) + " actors have messages waiting" +
+           (with_mail > 32 ? " (first 32 listed)" : "") + "\n" + mail;
+    return out;
+  }
+
   /// An invariant broke (test builds' actor guard): fail loudly, at once.
   [[noreturn]] void fatal(const std::string& what) {
     std::fprintf(stderr, "twinsched: invariant violated: %s\n", what.c_str());

@@ -57,6 +57,21 @@ namespace twinsched {
 template <platform P, class Pol>
 class scheduler;
 
+/// What a worker is doing, for the hang report (scheduler::state_report).
+enum class worker_phase : std::uint8_t { not_started, running, idle, parked, parked_for, stopped };
+
+inline const char* phase_name(worker_phase p) {
+  switch (p) {
+    case worker_phase::not_started: return "not started";
+    case worker_phase::running: return "running";
+    case worker_phase::idle: return "idle (not parked)";
+    case worker_phase::parked: return "parked, no timeout (waits for a wake-up)";
+    case worker_phase::parked_for: return "parked with a timeout";
+    case worker_phase::stopped: return "stopped";
+  }
+  return "?";
+}
+
 template <platform P, class Pol>
 class worker final : public context {
  public:
@@ -69,6 +84,7 @@ class worker final : public context {
 
   void loop() {
     s_.trace(event_kind::worker_start, index_, 0, 0, 0);
+    phase_ = worker_phase::running;
     std::uint64_t mark = s_.plat().now_ns();
     bool idle = false, retired = false;
     unsigned round = 0;
@@ -76,6 +92,7 @@ class worker final : public context {
       if (cell* a = s_.policy().pop(index_, stats_)) {
         if (idle) {
           idle = false;
+          phase_ = worker_phase::running;
           round = 0;
           s_.leave_idle();
           mark = account(stats_.idle_ns, mark);
@@ -86,6 +103,7 @@ class worker final : public context {
       if constexpr (requires(Pol& p) { p.on_idle(*this); }) s_.policy().on_idle(*this);
       if (!idle) {
         idle = true;
+        phase_ = worker_phase::idle;
         mark = account(stats_.busy_ns, mark);
         if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::idle, index_, 0, 0, 0);
         if (s_.enter_idle()) break;
@@ -100,6 +118,7 @@ class worker final : public context {
       idle_step(round++);
     }
     account(idle ? stats_.idle_ns : stats_.busy_ns, mark);
+    phase_ = worker_phase::stopped;
     s_.trace(event_kind::worker_stop, index_, 0, 0, 0);
     if (retired) s_.retire_worker();  // last: it may end the run
   }
@@ -154,6 +173,13 @@ class worker final : public context {
   arena<cell>& spawned() { return spawned_; }
   envelope_pool<P>& pool() { return pool_; }
   unsigned index() const { return index_; }
+
+  // ---- read by the hang report only (scheduler::state_report) ----
+  // Plain fields the owner writes, read by another thread without synchronization: only
+  // when a run is presumed stuck, as a diagnostic snapshot that may be stale. Never used
+  // for a decision. (The report's thread tells TSan to ignore its reads: runtime/deadline.)
+  worker_phase phase() const { return phase_; }
+  const cell* running_actor() const { return current_; }
 
  private:
   std::uint64_t account(std::uint64_t& bucket, std::uint64_t mark) {
@@ -249,12 +275,14 @@ class worker final : public context {
     if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::park, index_, 0, 0, 0);
     std::uint64_t limit = 0;  // 0: no bound
     if constexpr (requires(Pol& p) { p.park_limit_ns(index_); }) limit = s_.policy().park_limit_ns(index_);
+    phase_ = d.what == idle_decision::park && !limit ? worker_phase::parked : worker_phase::parked_for;
     if (d.what == idle_decision::park) {
       if (limit) park.park_for(index_, limit);
       else park.park(index_);
     } else {
       park.park_for(index_, limit ? std::min(d.ns, limit) : d.ns);
     }
+    phase_ = worker_phase::idle;
     park.cancel(index_);  // step 4
     if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::unpark, index_, 0, 0, 0);
   }
@@ -266,6 +294,7 @@ class worker final : public context {
   std::uint32_t burst_;
   bool checks_;
   cell* current_ = nullptr;
+  worker_phase phase_ = worker_phase::not_started;  // owner-written; hang report only
   std::unique_ptr<behavior> become_;
   bool stop_ = false;
   std::uint64_t sent_local_ = 0, dead_letters_ = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "live_runs.hpp"
 #include "models/policy/policies.hpp"
 #include "models/scheduler.hpp"
 #include "thread_platform.hpp"
@@ -22,12 +23,14 @@ run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t 
   plat.attach_trace(rec);
   return with_policy<thread_platform>(c.policy, [&]<class Pol>() {
     scheduler<thread_platform, Pol> sched(plat, c, seed, rec ? level : trace_level::off);
+    live_runs::registration live([&] { return sched.state_report(); });  // for a deadline that expires
     return sched.run(w);
   });
 }
 
 run_result run_on_threads(const scenario& s, const trace_request& t) {
   validate(s);
+  live_runs::registration live([&] { return "scenario (canonical):\n" + traces::canonical_scenario_text(s); });
   const workload_info& info = *find_workload(s.workload);
   std::unique_ptr<workload> w = info.make(with_defaults(info, s.workload_params), s.seed);
   auto named = [&](run_result r) {

@@ -113,6 +113,10 @@ class replay_policy {
   std::uint32_t turn_burst(unsigned w) const { return state_[w].limit ? state_[w].limit : burst_; }
 
   std::size_t queued() const { return inner_.queued() + held_.size(); }
+  void describe(std::string& out) const {
+    inner_.describe(out);
+    out += "  replay: " + std::to_string(held_.size()) + " actors held for their recorded turns\n";
+  }
 
   // ---- the inner policy's optional hooks, passed through when it has them (policy.hpp) ----
 

@@ -101,12 +101,18 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   }
   plat.run([&] {
     r = with_policy<sim_platform>(s.sched.policy, [&]<class Pol>() {
+      auto run = [&](auto& sched) {
+        plat.set_state_report([&] { return sched.state_report(); });  // for the time limit's hang report
+        run_result out = sched.run(*w);
+        plat.set_state_report({});
+        return out;
+      };
       if (script) {
         scheduler<sim_platform, replay_policy<Pol>> sched(plat, s.sched, s.seed, level, *script);
-        return sched.run(*w);
+        return run(sched);
       }
       scheduler<sim_platform, Pol> sched(plat, s.sched, s.seed, level);
-      return sched.run(*w);
+      return run(sched);
     });
   });
   double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

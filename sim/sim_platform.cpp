@@ -227,8 +227,15 @@ void sim_platform::run(std::function<void()> driver) {
     unsigned parked = 0, running = 0;
     for (auto& w : I->workers)
       if (!w->finished) ++(w->parked ? parked : running);
+    // Every worker is blocked or halted: the report reads their state as the driver (no
+    // charges, no scheduling points: sim_detail::point ignores the driver).
+    std::string state;
+    if (state_report_) {
+      g.cur = &I->driver;
+      state = "; the state at the limit:\n" + state_report_();
+    }
     abort_run("simulated time limit of " + std::to_string(I->time_limit_s) + " s reached with " + std::to_string(parked) +
-              " workers parked and " + std::to_string(running) + " still running (a lost wake-up, or a livelock?)");
+              " workers parked and " + std::to_string(running) + " still running (a lost wake-up, or a livelock?)" + state);
   }
   stats_.event_hash = g.hash;
   stats_.flushes = g.flushes;

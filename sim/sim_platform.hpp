@@ -375,6 +375,9 @@ class sim_platform {
   const sim_stats& stats() const { return stats_; }
   /// Records a failure and stops the simulation: every worker halts at its next yield.
   void abort_run(const std::string& why);
+  /// What the run is doing (scheduler::state_report), appended to the error when the
+  /// simulated time limit declares it hung; set while the scheduler exists, empty after.
+  void set_state_report(std::function<std::string()> f) { state_report_ = std::move(f); }
 
  private:
   void charge(double ns) {
@@ -386,6 +389,7 @@ class sim_platform {
   struct impl;
   std::unique_ptr<impl> impl_;
   traces::recorder* recorder_ = nullptr;
+  std::function<std::string()> state_report_;
   unsigned cores_ = 1;
   double abort_clock_s_ = 0;
   sim_stats stats_;

@@ -1,3 +1,46 @@
-// The doctest main() shared by the unit test executables.
+// The doctest main() shared by the unit test executables, with a deadline on every test case.
+//
+// doctest's `timeout` decorator only marks a test failed after it returns, so a hung test
+// would hang the suite until ctest kills it without a word. The listener below arms a
+// runtime/deadline.hpp for each test case: the decorator's seconds (or 300 without one),
+// times the build's slowdown (sanitizers). When it expires it prints the test case and
+// the state of every run in progress (workers, queues, mailboxes) and fails the process.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "runtime/deadline.hpp"
+
+namespace {
+
+class deadline_listener final : public doctest::IReporter {
+ public:
+  explicit deadline_listener(const doctest::ContextOptions&) {}
+
+  void test_case_start(const doctest::TestCaseData& tc) override {
+    double limit = (tc.m_timeout > 0 ? tc.m_timeout : 300) * twinsched::deadline::build_slowdown();
+    armed_ = std::make_unique<twinsched::deadline>(
+        limit, std::string("test case \"") + tc.m_name + "\" (" + tc.m_file.c_str() + ":" + std::to_string(tc.m_line) + ")");
+  }
+  void test_case_end(const doctest::CurrentTestCaseStats&) override { armed_.reset(); }
+
+  void report_query(const doctest::QueryData&) override {}
+  void test_run_start() override {}
+  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_case_reenter(const doctest::TestCaseData&) override {}
+  void test_case_exception(const doctest::TestCaseException&) override {}
+  void subcase_start(const doctest::SubcaseSignature&) override {}
+  void subcase_end() override {}
+  void log_assert(const doctest::AssertData&) override {}
+  void log_message(const doctest::MessageData&) override {}
+  void test_case_skipped(const doctest::TestCaseData&) override {}
+
+ private:
+  std::unique_ptr<twinsched::deadline> armed_;
+};
+
+}  // namespace
+
+REGISTER_LISTENER("deadline", 1, deadline_listener);

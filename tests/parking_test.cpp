@@ -5,6 +5,7 @@
 #include <chrono>
 #include <thread>
 
+#include "interleave_platform.hpp"
 #include "models/parking.hpp"
 #include "runtime/thread_platform.hpp"
 
@@ -56,4 +57,75 @@ TEST_CASE("a consumer that parks between items never misses one (no lost wake-up
   }
   consumer.join();
   CHECK(consumed == rounds);
+}
+
+// ---- every interleaving of a waker into a sleeper's announce (tests/interleave_platform.hpp) ----
+
+namespace {
+using IP = twinsched::testing::interleave_platform;
+
+/// Points (atomic operations and fences) in one announce: where another party can land.
+unsigned points_in_announce() {
+  parking<IP> park(3);
+  IP::reset();
+  park.announce(0);
+  unsigned n = IP::points;
+  IP::reset();
+  return n;
+}
+}  // namespace
+
+// The basic handshake: a waker publishes work for worker 1 and wakes it, landing anywhere
+// in worker 1's announce and re-check. Either the re-check sees the work or the wake
+// reaches worker 1.
+TEST_CASE("a waker landing anywhere in a sleeper's announce and re-check is seen or wakes it") {
+  const unsigned n = points_in_announce() + 1;  // + the re-check's load
+  REQUIRE(n >= 3);
+  for (unsigned k = 0; k <= n; ++k) {
+    CAPTURE(k);
+    parking<IP> park(3);
+    IP::atomic<int> work{0};
+    bool woke = false;
+    IP::reset([&](unsigned at) {
+      if (at != k) return;
+      work.store(1);
+      woke = park.wake(1, 2);
+    });
+    park.announce(1);
+    bool seen = work.load() != 0;  // sleeper step 2
+    IP::point();                   // the waker may also come after everything
+    IP::reset();
+    CHECK((seen || woke));
+  }
+}
+
+// Issue 15's hang, in miniature. Worker 1 sleeps (announced, re-checked, parked). Worker 0
+// announces; at each point of that announce, worker 2 hands worker 0 an actor (and claims
+// it), then hands worker 1 one and wakes it. With the flag raised before count_ was
+// incremented, the claim of worker 0 could take count_ to 0 before worker 0 incremented
+// it, so the wake for worker 1 read count_ == 0 and woke nobody: worker 1 slept on with
+// an actor in its queue.
+TEST_CASE("claiming one sleeper mid-announce never hides another sleeper from its wake (count_ never under-counts)") {
+  const unsigned n = points_in_announce();
+  for (unsigned k = 0; k <= n; ++k) {
+    CAPTURE(k);
+    parking<IP> park(3);
+    bool work_for_1 = false;
+    IP::reset();
+    park.announce(1);
+    const bool seen_by_1 = work_for_1;  // worker 1's re-check: nothing yet, so it parks
+    bool woke_1 = false;
+    IP::reset([&](unsigned at) {
+      if (at != k) return;
+      park.wake(0, 2);  // an actor for worker 0: claims it if its flag is up already
+      work_for_1 = true;
+      woke_1 = park.wake(1, 2);
+      CHECK(park.count() >= unsigned(park.flagged(0)) + unsigned(park.flagged(1)));
+    });
+    park.announce(0);
+    IP::point();  // the waker after worker 0's whole announce
+    IP::reset();
+    CHECK_FALSE(seen_by_1);
+    CHECK(woke_1);
+  }
 }

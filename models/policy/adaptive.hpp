@@ -46,6 +46,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "../config.hpp"
@@ -105,6 +106,16 @@ class adaptive_policy {
     return n;
   }
   std::uint64_t park_limit_ns(unsigned) const { return retire_after_; }
+
+  /// Hang report: each slot's queue, whether a thread runs it, and where it forwards.
+  void describe(std::string& out) const {
+    for (unsigned i = 0; i < n_; ++i) {
+      out += "  slot " + std::to_string(i) + (slots_[i]->on ? " (thread on)" : " (no thread)") + ", forwards to " +
+             std::to_string(fwd_[i].load(std::memory_order_relaxed)) + ", queue: ";
+      slots_[i]->q.describe(out);
+      out += "\n";
+    }
+  }
 
   template <class W>
   void after_message(W& wk, actor_cell<P>& a) {

@@ -15,6 +15,7 @@
 
 #include "../actor.hpp"
 #include "../platform.hpp"
+#include "queue_report.hpp"
 
 namespace twinsched {
 
@@ -71,6 +72,9 @@ class dispatcher_queue {
   }
 
   std::size_t size() const { return size_.load(std::memory_order_acquire); }  // pairs with link's release
+
+  /// Hang report: "<size> [ids]" (queue_report.hpp: no lock, a snapshot).
+  void describe(std::string& out) const { append_queue<P>(out, head_, size(), 8); }
 
  private:
   void link(cell& a) {

@@ -15,6 +15,7 @@
 // the claimant of a send, or the worker running it; it never changes in this policy.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "../config.hpp"
@@ -50,6 +51,14 @@ class distribution_policy {
     std::size_t n = 0;
     for (auto& s : queues_) n += s->q.size();
     return n;
+  }
+  /// Hang report: each dispatcher's queue (queue_report.hpp).
+  void describe(std::string& out) const {
+    for (unsigned i = 0; i < n_; ++i) {
+      out += "  queue of worker " + std::to_string(i) + ": ";
+      queues_[i]->q.describe(out);
+      out += "\n";
+    }
   }
 
  private:

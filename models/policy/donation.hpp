@@ -73,6 +73,7 @@ class donation_policy {
   actor_cell<P>* pop(unsigned w, worker_stats& st) { return base_.pop(w, st); }
   bool has_work(unsigned w) const { return base_.has_work(w); }
   std::size_t queued() const { return base_.queued(); }
+  void describe(std::string& out) const { base_.describe(out); }
 
   template <class W>
   void after_message(W& wk, actor_cell<P>& a) {

@@ -10,6 +10,7 @@
 
 #include "../actor.hpp"
 #include "../platform.hpp"
+#include "queue_report.hpp"
 
 namespace twinsched {
 
@@ -38,6 +39,9 @@ class locked_fifo {
   }
 
   std::size_t size() const { return size_.load(std::memory_order_acquire); }
+
+  /// Hang report: "<size> [ids]" (queue_report.hpp: no lock, a snapshot).
+  void describe(std::string& out) const { append_queue<P>(out, head_, size(), 8); }
 
  private:
   typename P::mutex mutex_;

@@ -1,5 +1,7 @@
 // Policy `shared-queue`: one global FIFO of runnable actors for all workers (the thread-pool-executor baseline).
 #pragma once
+#include <string>
+
 #include "../config.hpp"
 #include "../parking.hpp"
 #include "../run_result.hpp"
@@ -28,6 +30,12 @@ class shared_queue_policy {
   actor_cell<P>* pop(unsigned, worker_stats&) { return queue_.pop(); }
   bool has_work(unsigned) const { return queue_.size() != 0; }
   std::size_t queued() const { return queue_.size(); }
+  /// Hang report: what is queued (queue_report.hpp).
+  void describe(std::string& out) const {
+    out += "  shared queue: ";
+    queue_.describe(out);
+    out += "\n";
+  }
 
  private:
   parking<P>& park_;

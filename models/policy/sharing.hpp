@@ -37,6 +37,7 @@
 // Per-sender order: an actor moves whole, with its mailbox, so it is kept.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "../config.hpp"
@@ -112,6 +113,20 @@ class sharing_policy {
     return n;
   }
   void add_stats(unsigned w, worker_stats& st) const { st.migrations += slots_[w]->moved; }
+
+  /// Hang report: each dispatcher's queue and hungry flag, and the hungry ring (read
+  /// without hungry_mutex_: queue_report.hpp says why).
+  void describe(std::string& out) const {
+    for (unsigned i = 0; i < n_; ++i) {
+      out += "  queue of worker " + std::to_string(i) + ": ";
+      slots_[i]->q.describe(out);
+      out += slots_[i]->hungry.load(std::memory_order_relaxed) ? ", hungry" : ", not hungry";
+      out += slots_[i]->listed ? ", in the hungry ring\n" : "\n";
+    }
+    out += "  hungry ring, oldest first:";
+    for (unsigned k = 0; k < ring_size_ && k < n_; ++k) out += " " + std::to_string(ring_[(ring_head_ + k) % n_]);
+    out += ring_size_ ? "\n" : " (empty)\n";
+  }
 
  private:
   /// The actor goes to dispatcher h, which is woken. The caller holds the actor.

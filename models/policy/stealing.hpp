@@ -18,6 +18,7 @@
 // the injector wakes one for sure.
 #pragma once
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "../config.hpp"
@@ -101,6 +102,17 @@ class stealing_policy {
     std::size_t n = injector_.size();
     for (auto& l : locals_) n += std::size_t(l->deque.size()) + (l->slot != nullptr);
     return n;
+  }
+
+  /// Hang report: each worker's deque length and LIFO slot, and the injector.
+  void describe(std::string& out) const {
+    for (unsigned i = 0; i < n_; ++i) {
+      out += "  worker " + std::to_string(i) + ": deque " + std::to_string(locals_[i]->deque.size());
+      out += locals_[i]->slot ? ", LIFO slot holds actor " + std::to_string(locals_[i]->slot->id()) + "\n" : ", LIFO slot empty\n";
+    }
+    out += "  injector: ";
+    injector_.describe(out);
+    out += "\n";
   }
 
  private:

@@ -1,0 +1,80 @@
+// A wall-clock deadline that turns a hang into a failure with a state report (deadline.hpp).
+#include "deadline.hpp"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <mutex>
+#include <thread>
+
+#include "live_runs.hpp"
+
+#if defined(TWINSCHED_TSAN)
+// The report reads fields the workers write without synchronization, on purpose (it runs
+// only when the run is presumed stuck; models/worker.hpp): tell TSan not to report them.
+extern "C" void AnnotateIgnoreReadsBegin(const char* file, int line);
+extern "C" void AnnotateIgnoreReadsEnd(const char* file, int line);
+#define TWINSCHED_IGNORE_READS_BEGIN() AnnotateIgnoreReadsBegin(__FILE__, __LINE__)
+#define TWINSCHED_IGNORE_READS_END() AnnotateIgnoreReadsEnd(__FILE__, __LINE__)
+#else
+#define TWINSCHED_IGNORE_READS_BEGIN() (void)0
+#define TWINSCHED_IGNORE_READS_END() (void)0
+#endif
+
+namespace twinsched {
+
+struct deadline::impl {
+  std::mutex m;
+  std::condition_variable cv;
+  bool disarmed = false;  // under m
+  std::thread watcher;
+};
+
+namespace {
+[[noreturn]] void expire(double seconds, const std::string& what) {
+  std::fprintf(stderr, "\ntwinsched: DEADLINE of %.0f s passed (a hang?): %s\n", seconds, what.c_str());
+  std::fflush(stderr);
+  TWINSCHED_IGNORE_READS_BEGIN();
+  std::string state = live_runs::report_all();
+  TWINSCHED_IGNORE_READS_END();
+  std::fputs(state.c_str(), stderr);
+  std::fputs("twinsched: ending the process: hung workers cannot be stopped\n", stderr);
+  std::fflush(stderr);
+  live_runs::expire_all();
+  std::_Exit(1);
+}
+}  // namespace
+
+deadline::deadline(double seconds, std::string what) : impl_(std::make_unique<impl>()) {
+  impl* I = impl_.get();
+  I->watcher = std::thread([I, seconds, what = std::move(what)] {
+    std::unique_lock<std::mutex> lk(I->m);
+    auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+    if (!I->cv.wait_until(lk, until, [I] { return I->disarmed; })) {
+      lk.unlock();
+      expire(seconds, what);
+    }
+  });
+}
+
+deadline::~deadline() {
+  {
+    std::lock_guard<std::mutex> g(impl_->m);
+    impl_->disarmed = true;
+  }
+  impl_->cv.notify_one();
+  impl_->watcher.join();
+}
+
+double deadline::build_slowdown() {
+#if defined(TWINSCHED_TSAN)
+  return 5;
+#elif defined(__SANITIZE_ADDRESS__)
+  return 2;
+#else
+  return 1;
+#endif
+}
+
+}  // namespace twinsched

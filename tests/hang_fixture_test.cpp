@@ -1,0 +1,67 @@
+// Hang fixtures: a run that hangs on purpose must fail within its deadline and print the state of the run.
+//
+// The first case is MEANT to fail: ctest runs it alone and passes only if the process
+// ended on the deadline with the hang report (tests/CMakeLists.txt: deadline_reports_a_hung_run).
+// The second checks the simulator's equivalent, the simulated time limit, in-process.
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "forgetful_policy.hpp"
+#include "models/scheduler.hpp"
+#include "runtime/live_runs.hpp"
+#include "runtime/thread_platform.hpp"
+#include "sim/machine_model.hpp"
+#include "sim/sim_platform.hpp"
+
+using namespace twinsched;
+
+namespace {
+std::unique_ptr<workload> pingpong(std::uint64_t pairs) {
+  const workload_info& info = *find_workload("pingpong");
+  return info.make(with_defaults(info, {{"pairs", std::int64_t(pairs)}, {"bounces", std::int64_t(100)}}), 1);
+}
+scheduler_config parked(std::uint32_t workers) {
+  scheduler_config c;
+  c.policy = "forgetful";
+  c.workers = workers;
+  c.idle.strategy = "park";
+  return c;
+}
+}  // namespace
+
+TEST_CASE("FIXTURE, fails on purpose: a hung run on threads ends at its deadline with the state printed" *
+          doctest::timeout(2)) {
+  thread_platform plat;
+  auto w = pingpong(2);
+  scheduler<thread_platform, testing::forgetful_policy<thread_platform>> sched(plat, parked(3), 1);
+  live_runs::registration live([&] { return sched.state_report(); });
+  sched.run(*w);  // never returns: the deadline ends the process
+  FAIL("the forgetful policy's run ended; the fixture no longer hangs");
+}
+
+TEST_CASE("a hung simulated run stops at the simulated time limit with the state in its error") {
+  sim_config sc;
+  sc.cores = 3;
+  sc.time_limit_s = 5;
+  sim_platform plat(load_machine("default"), sc);
+  auto w = pingpong(2);
+  plat.run([&] {
+    scheduler<sim_platform, testing::forgetful_policy<sim_platform>> sched(plat, parked(3), 1);
+    plat.set_state_report([&] { return sched.state_report(); });
+    sched.run(*w);
+    plat.set_state_report({});
+  });
+  REQUIRE(plat.stats().aborted);
+  REQUIRE(plat.stats().errors.size() == 1);
+  const std::string& e = plat.stats().errors[0];
+  CAPTURE(e);
+  CHECK(e.find("simulated time limit of 5") != std::string::npos);
+  CHECK(e.find("3 workers parked") != std::string::npos);
+  for (const char* w0 : {"worker 0: parked, no timeout", "worker 1: parked, no timeout", "worker 2: parked, no timeout"})
+    CHECK(e.find(w0) != std::string::npos);
+  CHECK(e.find("done no") != std::string::npos);
+  CHECK(e.find("mailboxes: 2 of 4 actors have messages waiting") != std::string::npos);  // each pair's forgotten receiver
+  CHECK(e.find("1 message waiting") != std::string::npos);
+}
