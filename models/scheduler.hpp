@@ -20,7 +20,7 @@
 //   If the check fails, some message is queued; the worker that runs it will go idle
 //   again afterwards and repeat the check, so the last idle worker always checks.
 //
-// A changing number of workers (policies that declare `dynamic_workers`: adaptive)
+// A changing number of workers (policies that declare caps.scales_workers: adaptive)
 //   The worker objects for every slot (Pol::slots, up to max_workers) exist from the start;
 //   only `workers` threads start with the run. `counts_` packs the number of running
 //   workers (high 32 bits) and of idle ones (low 32 bits) into one word, so that "every
@@ -69,29 +69,31 @@
 namespace twinsched {
 
 template <platform P, class Pol>
-class scheduler {
+class scheduler final : public worker_control {
+  static_assert(check_policy<Pol, P>());  // policy.hpp: the interface and its capabilities
+
  public:
   using cell = actor_cell<P>;
 
-  /// Policies that start and retire workers during the run declare `dynamic_workers`.
-  static constexpr bool dynamic = requires { requires Pol::dynamic_workers; };
+  /// Policies that start and retire workers during the run declare caps.scales_workers.
+  static constexpr bool dynamic = Pol::caps.scales_workers;
 
   /// Worker slots: Pol::slots(c) for policies that grow (adaptive), else c.workers.
   static unsigned slot_count(const scheduler_config& c) {
-    if constexpr (requires { { Pol::slots(c) } -> std::convertible_to<unsigned>; }) return Pol::slots(c);
+    if constexpr (dynamic) return Pol::slots(c);
     else return c.workers;
   }
 
-  /// `extra` goes to the policy's constructor after (parking, config, seed): for a policy
-  /// that wraps another with state of its own (the simulator's replay_policy).
+  /// `extra` goes to the policy's constructor after the policy_setup: for a policy that
+  /// wraps another with state of its own (the simulator's replay_policy).
   template <class... Extra>
   scheduler(P& plat, const scheduler_config& c, std::uint64_t seed, trace_level level = trace_level::off,
             Extra&&... extra)
       : plat_(plat),
         cfg_(c),
         park_(slot_count(c)),
-        policy_(park_, c, seed, std::forward<Extra>(extra)...),
         level_(level),
+        policy_(policy_setup<P>{park_, cfg_, seed, tracer_}, std::forward<Extra>(extra)...),
         injector_(*this),
         slot_busy_(std::make_unique<typename P::template atomic<std::uint32_t>[]>(slot_count(c))) {
     for (unsigned i = 0; i < slot_count(c); ++i) {
@@ -100,7 +102,6 @@ class scheduler {
       // another one must not pick a slot the run() loop has yet to launch
       slot_busy_[i].store(i < c.workers ? 1 : 0, std::memory_order_relaxed);  // no thread yet
     }
-    if constexpr (requires { policy_.set_tracer(tracer_); }) policy_.set_tracer(tracer_);
   }
 
   /// Runs `w` to quiescence. Call once.
@@ -132,6 +133,7 @@ class scheduler {
   const scheduler_config& config() const { return cfg_; }
   bool done() const { return done_.load(std::memory_order_acquire); }  // pairs with finish's release
   bool tracing(trace_level l) const { return level_ >= l; }
+  const tracer<P>& trace_gate() const { return tracer_; }
 
   [[gnu::always_inline]] void trace(event_kind k, unsigned w, std::uint32_t actor, std::uint64_t msg,
                                     std::uint32_t other) {
@@ -151,7 +153,7 @@ class scheduler {
   // ---- starting and retiring workers (dynamic policies only; see the essay) ----
 
   /// Reserves a slot with no thread: its index, or -1 if every slot has one.
-  int reserve_slot() {
+  int reserve_worker() override {
     for (unsigned i = 0; i < workers_.size(); ++i) {
       std::uint32_t expected = 0;
       // acquire pairs with the release store a finished thread makes in launch()
@@ -161,11 +163,14 @@ class scheduler {
     return -1;
   }
   /// Starts a thread on reserved slot `i`. Called by a worker that is not idle.
-  void start_reserved(unsigned i) {
-    static_assert(dynamic, "only policies that declare dynamic_workers start workers");
-    change_running(std::int64_t(1) << 32);
-    lock_guard g(start_mutex_);
-    launch(i);
+  void start_worker(unsigned i) override {
+    if constexpr (dynamic) {
+      change_running(std::int64_t(1) << 32);
+      lock_guard g(start_mutex_);
+      launch(i);
+    } else {
+      fatal("policy " + std::string(Pol::name) + " started a worker without declaring caps.scales_workers");
+    }
   }
   /// The calling worker (idle, its queue already emptied by the policy) leaves the run.
   void retire_worker() {
@@ -269,12 +274,12 @@ class scheduler {
     arena<cell> actors_;
   };
 
-  void launch(unsigned i) {  // slot i is taken (constructor, or reserve_slot)
+  void launch(unsigned i) {  // slot i is taken (constructor, or reserve_worker)
     auto* raw = workers_[i].get();
     auto* busy = &slot_busy_[i];
     plat_.start_worker(int(i), [raw, busy] {
       raw->loop();
-      busy->store(0, std::memory_order_release);  // last touch of the slot; pairs with reserve_slot
+      busy->store(0, std::memory_order_release);  // last touch of the slot; pairs with reserve_worker
     });
   }
 
@@ -317,7 +322,7 @@ class scheduler {
     for (unsigned i = 0; i < workers_.size(); ++i) {
       worker_stats st = workers_[i]->stats();
       st.wakeups = park_.wakeups_by(i);
-      if constexpr (requires { policy_.add_stats(i, st); }) policy_.add_stats(i, st);
+      policy_.add_stats(i, st);
       r.messages += st.messages;
       r.dead_letters += workers_[i]->dead_letters();
       r.per_worker.push_back(st);
@@ -355,9 +360,9 @@ class scheduler {
   scheduler_config cfg_;
   parking<P> park_;
   envelope_depot<P> depot_;
-  Pol policy_;
   trace_level level_;
-  tracer<P> tracer_{plat_, level_};
+  tracer<P> tracer_{plat_, level_};  // before policy_, which keeps a reference
+  Pol policy_;
   std::vector<std::unique_ptr<worker<P, Pol>>> workers_;
   injector injector_;
   typename P::template atomic<std::uint32_t> next_id_{1};

@@ -8,8 +8,8 @@
 namespace twinsched {
 
 /// Emits events into the platform's recorder (platform.hpp contract 8). Policies that record
-/// their own decisions (stealing: steal) receive one through their optional `set_tracer`
-/// hook (policy.hpp) and check `on(level)` before each event, exactly like the worker loop.
+/// their own decisions (stealing: steal) receive one in their policy_setup (policy.hpp)
+/// and check `on(level)` before each event, exactly like the worker loop.
 template <class P>
 class tracer {
  public:

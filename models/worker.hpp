@@ -16,11 +16,12 @@
 //      been idle: the policy has then taken every queued actor off this worker, and the
 //      worker's last act is `scheduler::retire_worker` (scheduler.hpp's counting argument).
 //
-// Policy hooks (optional, compiled in only when the policy declares them; policy.hpp):
-// `turn_burst(w)` bounds the turn just popped (replay: the recorded turn's messages),
-// `after_message(worker&, cell&)` after each message, `on_idle(worker&)` each time the
-// worker finds no work, `try_retire(worker&)` while idle, `park_limit_ns(w)` to bound parks
-// (a worker that may retire must wake up to notice it has been idle long enough).
+// Policy hooks, called only for the capabilities the policy declares (policy.hpp), with
+// this worker's policy_port: observes_work: `after_message` after each message, `on_idle`
+// each time the worker finds no work; scales_workers: `try_retire` while idle,
+// `park_limit_ns` to bound parks (a worker that may retire must wake up to notice it has
+// been idle long enough); forces_turns: `turn_burst` bounds the turn just popped (replay:
+// the recorded turn's messages).
 //
 // A turn (the actor's state machine is in actor.hpp)
 //   - pop a message, process it, recycle its envelope, count it; stop after `burst`
@@ -80,7 +81,7 @@ class worker final : public context {
 
   worker(sched_t& s, unsigned index)
       : s_(s), index_(index), pool_(s.depot()), idle_(s.config().idle), burst_(s.config().burst),
-        checks_(s.config().checks) {}
+        checks_(s.config().checks), port_(index, s.plat(), s.trace_gate(), stats_, pool_, s) {}
 
   void loop() {
     s_.trace(event_kind::worker_start, index_, 0, 0, 0);
@@ -100,7 +101,7 @@ class worker final : public context {
         run_turn(*a);
         continue;
       }
-      if constexpr (requires(Pol& p) { p.on_idle(*this); }) s_.policy().on_idle(*this);
+      if constexpr (Pol::caps.observes_work) s_.policy().on_idle(port_);
       if (!idle) {
         idle = true;
         phase_ = worker_phase::idle;
@@ -109,8 +110,8 @@ class worker final : public context {
         if (s_.enter_idle()) break;
       }
       if (s_.done()) break;
-      if constexpr (requires(Pol& p) { { p.try_retire(*this) } -> std::same_as<bool>; }) {
-        if (s_.policy().try_retire(*this)) {
+      if constexpr (Pol::caps.scales_workers) {
+        if (s_.policy().try_retire(port_)) {
           retired = true;
           break;
         }
@@ -148,16 +149,6 @@ class worker final : public context {
     }
   }
 
-  // ---- used by policies' hooks (donation, sharing, adaptive) ----
-
-  P& plat() { return s_.plat(); }
-  sched_t& sched() { return s_; }
-  worker_stats& counters() { return stats_; }
-  /// Records a scheduling decision (donate, migrate, thread start/retire) when tracing.
-  void note(event_kind k, std::uint32_t actor, std::uint64_t msg, std::uint32_t other) {
-    if (s_.tracing(trace_level::decisions)) s_.trace(k, index_, actor, msg, other);
-  }
-
   void become(std::unique_ptr<behavior> b) override { become_ = std::move(b); }
   void stop() override { stop_ = true; }
   void burn_ns(std::uint64_t ns) override { s_.plat().burn_ns(ns); }
@@ -171,7 +162,6 @@ class worker final : public context {
   const worker_stats& stats() const { return stats_; }
   std::uint64_t dead_letters() const { return dead_letters_; }
   arena<cell>& spawned() { return spawned_; }
-  envelope_pool<P>& pool() { return pool_; }
   unsigned index() const { return index_; }
 
   // ---- read by the hang report only (scheduler::state_report) ----
@@ -202,8 +192,7 @@ class worker final : public context {
     current_ = &a;
     bool drained = false;
     std::uint32_t burst = burst_, n = 0;
-    if constexpr (requires(Pol& p) { { p.turn_burst(index_) } -> std::same_as<std::uint32_t>; })
-      burst = s_.policy().turn_burst(index_);
+    if constexpr (Pol::caps.forces_turns) burst = s_.policy().turn_burst(index_);
     for (; n < burst; ++n) {
       envelope<P>*e = nullptr, *spent = nullptr;
       auto st = a.box().pop(e, spent);
@@ -213,7 +202,7 @@ class worker final : public context {
       }
       if (spent) pool_.put(spent);
       process(a, *e);
-      if constexpr (requires(Pol& p) { p.after_message(*this, a); }) s_.policy().after_message(*this, a);
+      if constexpr (Pol::caps.observes_work) s_.policy().after_message(port_, a);
       if (n + 1 == burst) drained = a.box().empty();
     }
     current_ = nullptr;
@@ -274,7 +263,7 @@ class worker final : public context {
     ++stats_.parks;
     if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::park, index_, 0, 0, 0);
     std::uint64_t limit = 0;  // 0: no bound
-    if constexpr (requires(Pol& p) { p.park_limit_ns(index_); }) limit = s_.policy().park_limit_ns(index_);
+    if constexpr (Pol::caps.scales_workers) limit = s_.policy().park_limit_ns(index_);
     phase_ = d.what == idle_decision::park && !limit ? worker_phase::parked : worker_phase::parked_for;
     if (d.what == idle_decision::park) {
       if (limit) park.park_for(index_, limit);
@@ -299,6 +288,7 @@ class worker final : public context {
   bool stop_ = false;
   std::uint64_t sent_local_ = 0, dead_letters_ = 0;
   worker_stats stats_;
+  policy_port<P> port_;  // what the policy's hooks may do (policy.hpp)
   arena<cell> spawned_;
   alignas(64) typename P::template atomic<std::uint64_t> sent_{0};
   typename P::template atomic<std::uint64_t> processed_{0};

@@ -50,8 +50,8 @@
 #include "models/actor.hpp"
 #include "models/config.hpp"
 #include "models/parking.hpp"
+#include "models/policy/policy.hpp"
 #include "models/run_result.hpp"
-#include "models/tracer.hpp"
 #include "replay_script.hpp"
 #include "sim_platform.hpp"
 
@@ -64,23 +64,16 @@ class replay_policy {
 
  public:
   static constexpr const char* name = Inner::name;
-  static constexpr bool dynamic_workers = requires { requires Inner::dynamic_workers; };
+  /// The inner policy's capabilities, plus forcing each turn's length (policy.hpp).
+  static constexpr policy_caps caps{.observes_work = Inner::caps.observes_work,
+                                    .scales_workers = Inner::caps.scales_workers,
+                                    .forces_turns = true};
 
-  replay_policy(parking<P>& park, const scheduler_config& c, std::uint64_t seed, replay_script& script)
-      : inner_(park, c, seed), park_(park), script_(script), slots_(slots(c)), initial_(c.workers), burst_(c.burst), state_(slots_),
-        out_of_order_(slots_) {}
-
-  static unsigned slots(const scheduler_config& c) {
-    if constexpr (requires { { Inner::slots(c) } -> std::convertible_to<unsigned>; }) return Inner::slots(c);
-    else return c.workers;
-  }
+  replay_policy(const policy_setup<P>& s, replay_script& script)
+      : inner_(s), park_(s.park), script_(script), slots_(slot_count(s.config)), initial_(s.config.workers),
+        burst_(s.config.burst), state_(slots_), out_of_order_(slots_) {}
 
   void on_spawn(cell& a, int by) { inner_.on_spawn(a, by); }
-  void set_tracer(const tracer<P>& t)
-    requires requires(Inner& i) { i.set_tracer(t); }
-  {
-    inner_.set_tracer(t);
-  }
 
   void push(int from, cell& a, push_reason why) { inner_.push(from, a, why); }
 
@@ -118,45 +111,49 @@ class replay_policy {
     out += "  replay: " + std::to_string(held_.size()) + " actors held for their recorded turns\n";
   }
 
-  // ---- the inner policy's optional hooks, passed through when it has them (policy.hpp) ----
+  void add_stats(unsigned w, worker_stats& st) const { inner_.add_stats(w, st); }
 
-  template <class W>
-  void after_message(W& wk, cell& a)
-    requires requires(Inner& i) { i.after_message(wk, a); }
+  // ---- the inner policy's capabilities, passed through when it declares them (policy.hpp) ----
+
+  void after_message(policy_port<P>& port, cell& a)
+    requires(Inner::caps.observes_work)
   {
-    inner_.after_message(wk, a);
+    inner_.after_message(port, a);
   }
-  template <class W>
-  void on_idle(W& wk)
-    requires requires(Inner& i) { i.on_idle(wk); }
+  void on_idle(policy_port<P>& port)
+    requires(Inner::caps.observes_work)
   {
-    inner_.on_idle(wk);
+    inner_.on_idle(port);
   }
-  template <class W>
-  bool try_retire(W& wk)
-    requires requires(Inner& i) { i.try_retire(wk); }
+  static unsigned slots(const scheduler_config& c)
+    requires(Inner::caps.scales_workers)
+  {
+    return Inner::slots(c);
+  }
+  bool try_retire(policy_port<P>& port)
+    requires(Inner::caps.scales_workers)
   {
     // a worker that waits for a scripted actor must not retire: it would never run it
-    if (mode_ == mode::forced && state_[wk.index()].waiting) return false;
-    bool r = inner_.try_retire(wk);
+    if (mode_ == mode::forced && state_[port.index()].waiting) return false;
+    bool r = inner_.try_retire(port);
     if (r) {
-      state_[wk.index()].retired = true;
-      stop_waiting(wk.index());
+      state_[port.index()].retired = true;
+      stop_waiting(port.index());
     }
     return r;
   }
-  std::uint64_t park_limit_ns(unsigned w)
-    requires requires(Inner& i) { i.park_limit_ns(w); }
+  std::uint64_t park_limit_ns(unsigned w) const
+    requires(Inner::caps.scales_workers)
   {
     return inner_.park_limit_ns(w);
   }
-  void add_stats(unsigned w, worker_stats& st) const
-    requires requires(const Inner& i) { i.add_stats(w, st); }
-  {
-    inner_.add_stats(w, st);
-  }
 
  private:
+  static unsigned slot_count(const scheduler_config& c) {
+    if constexpr (Inner::caps.scales_workers) return Inner::slots(c);
+    else return c.workers;
+  }
+
   enum class mode : std::uint8_t { match, forced, free };
   struct worker_state {
     bool started = false, retired = false, waiting = false;

@@ -22,7 +22,8 @@ template <class P>
 class forgetful_policy {
  public:
   static constexpr const char* name = "forgetful";
-  forgetful_policy(parking<P>& park, const scheduler_config&, std::uint64_t) : park_(park) {}
+  static constexpr policy_caps caps{};
+  explicit forgetful_policy(const policy_setup<P>& s) : park_(s.park) {}
   void on_spawn(actor_cell<P>&, int) {}
   void push(int from, actor_cell<P>& a, push_reason) {
     if (from >= 0) {
@@ -35,6 +36,7 @@ class forgetful_policy {
   actor_cell<P>* pop(unsigned, worker_stats&) { return queue_.pop(); }
   bool has_work(unsigned) const { return queue_.size() != 0; }
   std::size_t queued() const { return queue_.size(); }
+  void add_stats(unsigned, worker_stats&) const {}
   void describe(std::string& out) const {
     out += "  queue: ";
     queue_.describe(out);

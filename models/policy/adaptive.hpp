@@ -6,7 +6,7 @@
 //   load, between `min_workers` and `max_workers` (0: `workers`), starting from `workers`:
 //   - Overload: a thread whose loop has not gone idle for `overload_after` messages takes
 //     its pending actors out of its queue, measures their mailboxes, and, below the
-//     maximum, starts a new thread (through the platform: scheduler::start_reserved) and
+//     maximum, starts a new thread (through its policy_port: start_worker) and
 //     moves to it the actors with the largest mailboxes for as long as the new thread's
 //     queued total stays below its own. At the maximum it does the same towards the
 //     least-loaded running thread instead, if that one has less than half its load (else
@@ -62,7 +62,7 @@ template <class P>
 class adaptive_policy {
  public:
   static constexpr const char* name = "adaptive";
-  static constexpr bool dynamic_workers = true;
+  static constexpr policy_caps caps{.observes_work = true, .scales_workers = true};
   static constexpr std::size_t backlog_cap = 1024;  // mailboxes are measured up to this...
   static constexpr std::size_t walk_budget = 2;      // ...and all of them together up to this
                                                      // many nodes per message since the last
@@ -71,9 +71,9 @@ class adaptive_policy {
 
   static unsigned slots(const scheduler_config& c) { return std::max(c.workers, c.max_workers); }
 
-  adaptive_policy(parking<P>& park, const scheduler_config& c, std::uint64_t /*seed*/)
-      : park_(park), n_(slots(c)), initial_(c.workers), min_(c.min_workers), overload_after_(c.overload_after),
-        retire_after_(c.retire_after_ns), fwd_(std::make_unique<typename P::template atomic<std::uint32_t>[]>(n_)) {
+  explicit adaptive_policy(const policy_setup<P>& s)
+      : park_(s.park), n_(slots(s.config)), initial_(s.config.workers), min_(s.config.min_workers),
+        overload_after_(s.config.overload_after), retire_after_(s.config.retire_after_ns), fwd_(std::make_unique<typename P::template atomic<std::uint32_t>[]>(n_)) {
     for (unsigned i = 0; i < n_; ++i) {
       slots_.push_back(std::make_unique<slot>());
       fwd_[i].store(i, std::memory_order_relaxed);  // before any thread: starting them publishes it
@@ -117,26 +117,25 @@ class adaptive_policy {
     }
   }
 
-  template <class W>
-  void after_message(W& wk, actor_cell<P>& a) {
-    slot& me = *slots_[wk.index()];
+  void add_stats(unsigned, worker_stats&) const {}
+
+  void after_message(policy_port<P>& port, actor_cell<P>& a) {
+    slot& me = *slots_[port.index()];
     if (++me.since_idle < overload_after_) return;
     me.since_idle = 0;
-    rebalance(wk, a);
+    rebalance(port, a);
   }
 
-  template <class W>
-  void on_idle(W& wk) {
-    slot& me = *slots_[wk.index()];
+  void on_idle(policy_port<P>& port) {
+    slot& me = *slots_[port.index()];
     me.since_idle = 0;
-    if (me.idle_since == 0) me.idle_since = wk.plat().now_ns() + 1;
+    if (me.idle_since == 0) me.idle_since = port.now_ns() + 1;
   }
 
-  template <class W>
-  bool try_retire(W& wk) {
-    unsigned w = wk.index();
+  bool try_retire(policy_port<P>& port) {
+    unsigned w = port.index();
     slot& me = *slots_[w];
-    if (me.idle_since == 0 || wk.plat().now_ns() + 1 - me.idle_since < retire_after_) return false;
+    if (me.idle_since == 0 || port.now_ns() + 1 - me.idle_since < retire_after_) return false;
     // relaxed: a hint read without the lock; the decision is re-taken under it
     if (active_count_.load(std::memory_order_relaxed) <= min_) return false;
     actor_cell<P>* left;
@@ -157,12 +156,12 @@ class adaptive_policy {
       actor_cell<P>* x = left;
       left = x->next_runnable;
       x->home = t;
-      ++wk.counters().migrations;
-      wk.note(event_kind::migrate, x->id(), 0, t);
+      port.count_migration();
+      port.note(event_kind::migrate, x->id(), 0, t);
       send_home(int(w), *x);
     }
     me.idle_since = 0;
-    wk.note(event_kind::thread_retire, 0, 0, t);
+    port.note(event_kind::thread_retire, 0, 0, t);
     return true;
   }
 
@@ -222,9 +221,8 @@ class adaptive_policy {
     return moves;
   }
 
-  template <class W>
-  void rebalance(W& wk, actor_cell<P>& running) {
-    unsigned w = wk.index();
+  void rebalance(policy_port<P>& port, actor_cell<P>& running) {
+    unsigned w = port.index();
     slot& me = *slots_[w];
     if (n_ == 1) return;           // no other thread can exist
     std::size_t queued = me.q.size();
@@ -248,7 +246,7 @@ class adaptive_policy {
     {
       lock_guard g(scale_mutex_);
       if (active_ < n_) {
-        int s = wk.sched().reserve_slot();
+        int s = port.reserve_worker();
         if (s >= 0) {
           slot& ns = *slots_[unsigned(s)];
           ns.q.reopen();  // before fwd_[s] = s is published (header)
@@ -276,14 +274,14 @@ class adaptive_policy {
     for (auto& h : held) {
       if (!h.moving) continue;
       h.a->home = unsigned(target);  // before it moves: we hold it
-      ++wk.counters().migrations;
-      wk.note(event_kind::migrate, h.a->id(), 0, unsigned(target));
+      port.count_migration();
+      port.note(event_kind::migrate, h.a->id(), 0, unsigned(target));
       send_home(int(w), *h.a);
     }
     put_back(w, held);
     if (started) {
-      wk.note(event_kind::thread_start, 0, 0, unsigned(target));
-      wk.sched().start_reserved(unsigned(target));
+      port.note(event_kind::thread_start, 0, 0, unsigned(target));
+      port.start_worker(unsigned(target));
     }
   }
 

@@ -24,7 +24,7 @@ class dispatcher_queue {
  public:
   using cell = actor_cell<P>;
 
-  // Each push and pop charges P::queue_op() (platform.hpp contract 9), as locked_fifo does,
+  // Each push and pop charges P::queue_op() (platform.hpp contract 11), as locked_fifo does,
   // so that in simulation these queues cost what the shared queue costs.
   void push(cell& a) {
     P::queue_op();

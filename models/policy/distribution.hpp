@@ -30,9 +30,9 @@ template <class P>
 class distribution_policy {
  public:
   static constexpr const char* name = "distribution";
+  static constexpr policy_caps caps{};
 
-  distribution_policy(parking<P>& park, const scheduler_config& c, std::uint64_t /*seed*/)
-      : park_(park), n_(c.workers) {
+  explicit distribution_policy(const policy_setup<P>& s) : park_(s.park), n_(s.config.workers) {
     for (unsigned i = 0; i < n_; ++i) queues_.push_back(std::make_unique<slot>());
   }
 
@@ -52,6 +52,7 @@ class distribution_policy {
     for (auto& s : queues_) n += s->q.size();
     return n;
   }
+  void add_stats(unsigned, worker_stats&) const {}
   /// Hang report: each dispatcher's queue (queue_report.hpp).
   void describe(std::string& out) const {
     for (unsigned i = 0; i < n_; ++i) {

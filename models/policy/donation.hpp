@@ -56,9 +56,10 @@ class donation_policy {
   static constexpr const char* name = "donation";
   static constexpr unsigned scan_members = 8, max_recipients = 4, cooldown = 8;
 
-  donation_policy(parking<P>& park, const scheduler_config& c, std::uint64_t seed)
-      : base_(park, c, seed), threshold_(c.donate_threshold) {
-    for (unsigned i = 0; i < c.workers; ++i) locals_.push_back(std::make_unique<local>());
+  static constexpr policy_caps caps{.observes_work = true};  // after_message: donating
+
+  explicit donation_policy(const policy_setup<P>& s) : base_(s), threshold_(s.config.donate_threshold) {
+    for (unsigned i = 0; i < s.config.workers; ++i) locals_.push_back(std::make_unique<local>());
   }
 
   void on_spawn(actor_cell<P>& a, int by) {
@@ -68,17 +69,17 @@ class donation_policy {
     groups_[a.group()].push_back(&a);
   }
 
-  void set_tracer(const tracer<P>& t) { base_.set_tracer(t); }  // steals are the base's decisions
   void push(int from, actor_cell<P>& a, push_reason why) { base_.push(from, a, why); }
   actor_cell<P>* pop(unsigned w, worker_stats& st) { return base_.pop(w, st); }
   bool has_work(unsigned w) const { return base_.has_work(w); }
   std::size_t queued() const { return base_.queued(); }
+  void add_stats(unsigned w, worker_stats& st) const { base_.add_stats(w, st); }
   void describe(std::string& out) const { base_.describe(out); }
 
-  template <class W>
-  void after_message(W& wk, actor_cell<P>& a) {
+  void on_idle(policy_port<P>&) {}  // donating happens after messages only
+  void after_message(policy_port<P>& port, actor_cell<P>& a) {
     if (a.group() == 0) return;
-    local& me = *locals_[wk.index()];
+    local& me = *locals_[port.index()];
     if (me.cooldown != 0) {
       --me.cooldown;
       return;
@@ -86,7 +87,7 @@ class donation_policy {
     if (a.box().backlog(threshold_ + 1) <= threshold_ || a.stopped()) return;  // step 1
 
     actor_cell<P>* to[max_recipients];
-    unsigned k = claim_idle_members(wk, a, me, to);  // step 2
+    unsigned k = claim_idle_members(port, a, me, to);  // step 2
     if (k == 0) {
       me.cooldown = cooldown;  // step 3
       return;
@@ -100,12 +101,12 @@ class donation_policy {
     for (unsigned j = 0; j < k; ++j) {  // step 5: recipient j gets slice j, in order
       for (std::size_t i = got * j / k; i < got * (j + 1) / k; ++i) {
         taken[i]->msg.flags |= message_donated;
-        wk.note(event_kind::donate, a.id(), taken[i]->id, to[j]->id());
+        port.note(event_kind::donate, a.id(), taken[i]->id, to[j]->id());
         (void)to[j]->box().push(taken[i]);  // claimed: never idle, nothing to schedule
       }
     }
-    wk.counters().donations += got;
-    for (unsigned j = 0; j < k; ++j) base_.push_and_wake(wk.index(), *to[j]);  // step 6
+    port.count_donations(got);
+    for (unsigned j = 0; j < k; ++j) base_.push_and_wake(port.index(), *to[j]);  // step 6
   }
 
  private:
@@ -116,9 +117,8 @@ class donation_policy {
 
   /// Step 2. A claimed member that has stopped gets no messages (they would become dead
   /// letters) but is pushed at once, so that a turn releases it.
-  template <class W>
-  unsigned claim_idle_members(W& wk, actor_cell<P>& a, local& me, actor_cell<P>** to) {
-    const unsigned w = wk.index();
+  unsigned claim_idle_members(policy_port<P>& port, actor_cell<P>& a, local& me, actor_cell<P>** to) {
+    const unsigned w = port.index();
     lock_guard g(groups_mutex_);
     auto& members = groups_[a.group()];
     unsigned k = 0;
@@ -127,9 +127,9 @@ class donation_policy {
     for (std::size_t t = 0; t < tries && k < max_recipients; ++t) {
       actor_cell<P>* b = members[(me.rotor + t) % n];
       if (b == &a) continue;
-      envelope<P>* dummy = wk.pool().get();  // a claimed mailbox needs one (mailbox.hpp)
+      envelope<P>* dummy = port.take_envelope();  // a claimed mailbox needs one (mailbox.hpp)
       if (!b->try_claim(dummy)) {
-        wk.pool().put(dummy);
+        port.give_back_envelope(dummy);
         continue;
       }
       if (b->stopped()) base_.push_and_wake(w, *b);  // `stopped` is ours to read once claimed

@@ -14,8 +14,9 @@ template <class P>
 class shared_queue_policy {
  public:
   static constexpr const char* name = "shared-queue";
+  static constexpr policy_caps caps{};
 
-  shared_queue_policy(parking<P>& park, const scheduler_config&, std::uint64_t /*seed*/) : park_(park) {}
+  explicit shared_queue_policy(const policy_setup<P>& s) : park_(s.park) {}
 
   void on_spawn(actor_cell<P>&, int) {}
 
@@ -30,6 +31,7 @@ class shared_queue_policy {
   actor_cell<P>* pop(unsigned, worker_stats&) { return queue_.pop(); }
   bool has_work(unsigned) const { return queue_.size() != 0; }
   std::size_t queued() const { return queue_.size(); }
+  void add_stats(unsigned, worker_stats&) const {}
   /// Hang report: what is queued (queue_report.hpp).
   void describe(std::string& out) const {
     out += "  shared queue: ";

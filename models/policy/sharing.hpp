@@ -53,14 +53,12 @@ template <class P>
 class sharing_policy {
  public:
   static constexpr const char* name = "sharing";
+  static constexpr policy_caps caps{.observes_work = true};  // on_idle: step 1
 
-  sharing_policy(parking<P>& park, const scheduler_config& c, std::uint64_t /*seed*/)
-      : park_(park), n_(c.workers), ring_(c.workers) {
+  explicit sharing_policy(const policy_setup<P>& s)
+      : park_(s.park), tracer_(s.trace), n_(s.config.workers), ring_(s.config.workers) {
     for (unsigned i = 0; i < n_; ++i) slots_.push_back(std::make_unique<slot>());
   }
-
-  /// Hand-offs happen inside push and pop, so they are traced through this (policy.hpp).
-  void set_tracer(const tracer<P>& t) { tracer_ = &t; }
 
   /// Round robin; relaxed: a counter that orders nothing.
   void on_spawn(actor_cell<P>& a, int) { a.home = next_.fetch_add(1, std::memory_order_relaxed) % n_; }
@@ -101,10 +99,10 @@ class sharing_policy {
   }
 
   /// 1: enqueue ourselves as hungry, once per spell without work.
-  template <class W>
-  void on_idle(W& wk) {
-    if (!slots_[wk.index()]->hungry.load(std::memory_order_relaxed)) starve(wk.index());
+  void on_idle(policy_port<P>& port) {
+    if (!slots_[port.index()]->hungry.load(std::memory_order_relaxed)) starve(port.index());
   }
+  void after_message(policy_port<P>&, actor_cell<P>&) {}  // work moves only in push and pop
 
   bool has_work(unsigned w) const { return slots_[w]->q.size() != 0; }
   std::size_t queued() const {
@@ -131,8 +129,8 @@ class sharing_policy {
  private:
   /// The actor goes to dispatcher h, which is woken. The caller holds the actor.
   void hand(int from, actor_cell<P>& a, unsigned h) {
-    if (tracer_ && from >= 0 && a.home != h && tracer_->on(trace_level::decisions))
-      (*tracer_)(event_kind::migrate, unsigned(from), a.id(), 0, h);
+    // hand-offs happen inside push and pop, so they are traced here, not through a port
+    if (from >= 0 && a.home != h && tracer_.on(trace_level::decisions)) tracer_(event_kind::migrate, unsigned(from), a.id(), 0, h);
     a.home = h;  // before it moves: whoever takes it next reads the new home
     slots_[h]->q.push(a);
     park_.wake(h, from);
@@ -182,7 +180,7 @@ class sharing_policy {
   };
 
   parking<P>& park_;
-  const tracer<P>* tracer_ = nullptr;
+  const tracer<P>& tracer_;
   unsigned n_;
   std::vector<std::unique_ptr<slot>> slots_;
   typename P::template atomic<std::uint32_t> next_{0};

@@ -36,15 +36,14 @@ template <class P>
 class stealing_policy {
  public:
   static constexpr const char* name = "stealing";
+  static constexpr policy_caps caps{};
 
-  stealing_policy(parking<P>& park, const scheduler_config& c, std::uint64_t seed)
-      : park_(park), fifo_(c.fifo), half_(c.steal == "half"), n_(c.workers) {
-    for (unsigned i = 0; i < n_; ++i) locals_.push_back(std::make_unique<local>(seed, i));
+  explicit stealing_policy(const policy_setup<P>& s)
+      : park_(s.park), tracer_(s.trace), fifo_(s.config.fifo), half_(s.config.steal == "half"), n_(s.config.workers) {
+    for (unsigned i = 0; i < n_; ++i) locals_.push_back(std::make_unique<local>(s.seed, i));
   }
 
   void on_spawn(actor_cell<P>&, int) {}
-  /// Steals are recorded as they happen: thief, what was taken, victim (policy.hpp hook).
-  void set_tracer(const tracer<P>& t) { tracer_ = &t; }
 
   void push(int from, actor_cell<P>& a, push_reason why) {
     if (from < 0) {
@@ -103,6 +102,7 @@ class stealing_policy {
     for (auto& l : locals_) n += std::size_t(l->deque.size()) + (l->slot != nullptr);
     return n;
   }
+  void add_stats(unsigned, worker_stats&) const {}
 
   /// Hang report: each worker's deque length and LIFO slot, and the injector.
   void describe(std::string& out) const {
@@ -143,7 +143,8 @@ class stealing_policy {
   }
 
   void note_steal(unsigned thief, unsigned victim, const actor_cell<P>& a) const {
-    if (tracer_ && tracer_->on(trace_level::decisions)) (*tracer_)(event_kind::steal, thief, a.id(), 0, victim);
+    // recorded as it happens: thief, what was taken, victim
+    if (tracer_.on(trace_level::decisions)) tracer_(event_kind::steal, thief, a.id(), 0, victim);
   }
 
   struct local {
@@ -154,7 +155,7 @@ class stealing_policy {
   };
 
   parking<P>& park_;
-  const tracer<P>* tracer_ = nullptr;
+  const tracer<P>& tracer_;
   bool fifo_, half_;
   unsigned n_;
   std::vector<std::unique_ptr<local>> locals_;
