@@ -56,7 +56,9 @@ machine_model checked(const scenario& s, const sim_options& o) {
   const std::string& f = o.context_factory;
   if (f != "raw" && f != "boost" && f != "ucontext" && f != "thread")
     throw config_error("unknown context factory '" + f + "' (known: raw, boost, ucontext, thread)");
-  if (o.cores > 4096) throw config_error("cores must be between 1 and 4096");
+  if (o.cores > sim_detail::core_set::max_cores)
+    throw config_error("cores: the simulator's cache model tracks at most " + std::to_string(sim_detail::core_set::max_cores) +
+                       " modeled cores, not " + std::to_string(o.cores));
   if (o.quantum_ns < 0) throw config_error("quantum_ns must not be negative");
   if (!(o.time_limit_s > 0)) throw config_error("the simulated time limit must be positive");
   return load_machine(o.machine.empty() ? s.machine : o.machine);

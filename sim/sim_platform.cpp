@@ -154,8 +154,11 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   const std::string& f = c.context_factory;
   if (f != "raw" && f != "boost" && f != "ucontext" && f != "thread")
     throw config_error("unknown context factory '" + f + "' (known: raw, boost, ucontext, thread)");
-  engine_made = true;
   cores_ = c.cores ? c.cores : m.cores();
+  if (cores_ > sim_detail::core_set::max_cores)  // a machine file may describe more than the cache model tracks
+    throw config_error("machine '" + m.name + "' has " + std::to_string(cores_) +
+                       " cores; the simulator's cache model tracks at most " + std::to_string(sim_detail::core_set::max_cores));
+  engine_made = true;
   // Keep the machine's socket layout; more cores than it has widen each socket.
   std::uint32_t per_socket = cores_ <= m.cores() ? m.cores_per_socket : (cores_ + m.sockets - 1) / m.sockets;
 

@@ -37,6 +37,7 @@
 //   - Nothing depends on addresses, wall clock or unseeded randomness: a run is a pure
 //     function of scenario, seed, machine and options, whatever the context factory.
 #pragma once
+#include <array>
 #include <atomic>  // std::memory_order
 #include <bit>
 #include <cstdint>
@@ -67,11 +68,39 @@ struct sim_config {
 
 namespace sim_detail {
 
+/// The modeled cores holding a valid copy of a line: one bit per core, exact up to
+/// max_cores (sim_platform rejects a larger machine rather than alias cores).
+class core_set {
+ public:
+  static constexpr unsigned max_cores = 256;
+  bool has(int core) const { return (w_[unsigned(core) / 64] >> (unsigned(core) % 64)) & 1u; }
+  void add(int core) { w_[unsigned(core) / 64] |= std::uint64_t(1) << (unsigned(core) % 64); }
+  void clear() { w_ = {}; }
+  /// Only `core`, or nobody if core < 0.
+  void only(int core) {
+    w_ = {};
+    if (core >= 0) add(core);
+  }
+  /// True if a core other than `core` holds a copy.
+  bool any_but(int core) const {
+    for (unsigned i = 0; i < words; ++i) {
+      std::uint64_t w = w_[i];
+      if (core >= 0 && unsigned(core) / 64 == i) w &= ~(std::uint64_t(1) << (unsigned(core) % 64));
+      if (w) return true;
+    }
+    return false;
+  }
+
+ private:
+  static constexpr unsigned words = max_cores / 64;
+  std::array<std::uint64_t, words> w_{};
+};
+
 /// The coherence state of the cache line an atomic object stands for.
 struct line_state {
-  std::int32_t writer = -1;   ///< core that last wrote it; -1: not written inside the run yet
-  std::uint64_t sharers = 0;  ///< cores holding a valid copy (bit core % 64)
-  double free_at = 0;         ///< simulated ns until which a transfer keeps the line busy
+  std::int32_t writer = -1;  ///< core that last wrote it; -1: not written inside the run yet
+  core_set sharers;          ///< cores holding a valid copy
+  double free_at = 0;        ///< simulated ns until which a transfer keeps the line busy
 };
 
 /// One S4U actor this platform runs: a worker, or the driver (worker = core = -1).
@@ -117,7 +146,6 @@ inline void point() {
 }
 
 inline double local_ns(const actor_state* me) { return me->base_ns + me->pending_ns; }
-inline std::uint64_t bit(int core) { return 1ull << (unsigned(core) & 63u); }
 inline double transfer(int from, int to) {
   return std::uint32_t(from) / g.cores_per_socket == std::uint32_t(to) / g.cores_per_socket ? g.same : g.cross;
 }
@@ -127,9 +155,9 @@ inline void read(line_state& l) {
   actor_state* me = g.cur;
   if (me->core < 0) return;
   double c = g.load;
-  if (l.writer >= 0 && l.writer != me->core && !(l.sharers & bit(me->core))) {
+  if (l.writer >= 0 && l.writer != me->core && !l.sharers.has(me->core)) {
     c += transfer(l.writer, me->core);
-    l.sharers |= bit(me->core);
+    l.sharers.add(me->core);
   }
   me->pending_ns += c;
 }
@@ -140,11 +168,11 @@ inline void write(line_state& l, double op) {
   actor_state* me = g.cur;
   if (me->core < 0) {
     l.writer = -1;
-    l.sharers = 0;
+    l.sharers.clear();
     return;
   }
   double c = op;
-  bool remote = (l.writer >= 0 && l.writer != me->core) || (l.sharers & ~bit(me->core));
+  bool remote = (l.writer >= 0 && l.writer != me->core) || l.sharers.any_but(me->core);
   if (remote) {
     double t = l.writer >= 0 && l.writer != me->core ? transfer(l.writer, me->core) : g.same;
     double now = local_ns(me);
@@ -154,7 +182,7 @@ inline void write(line_state& l, double op) {
   }
   me->pending_ns += c;
   l.writer = me->core;
-  l.sharers = bit(me->core);
+  l.sharers.only(me->core);
 }
 
 /// P::atomic<T>: std::atomic's member API over a plain T, charging coherence costs.
@@ -359,10 +387,10 @@ class sim_platform {
   /// Record trace events into `r` (exact simulated times) as well as hashing them; null: hash only.
   void attach_trace(traces::recorder* r) { recorder_ = r; }
 
-  /// Platform contract 9: an actor whose state (`bytes`) was last used on
+  /// Platform contract 12: an actor whose state (`bytes`) was last used on
   /// `from_worker`'s core now runs on `to_worker`'s: charges migration_per_kib.
   void migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes);
-  /// Platform contract 9: one run-queue push or pop's non-atomic work (queue_op). Static,
+  /// Platform contract 11: one run-queue push or pop's non-atomic work (queue_op). Static,
   /// like fence(), because the deques that would call it hold no platform reference.
   static void queue_op() {
     sim_detail::actor_state* me = sim_detail::g.cur;

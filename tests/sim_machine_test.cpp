@@ -4,6 +4,8 @@
 #include <string>
 
 #include "sim/machine_model.hpp"
+#include "sim/run_sim.hpp"
+#include "sim/sim_platform.hpp"
 
 using namespace twinsched;
 
@@ -65,4 +67,29 @@ TEST_CASE("an unknown machine name lists the known ones") {
     CHECK(std::string(e.what()).find("known: ") != std::string::npos);
     CHECK(std::string(e.what()).find("default") != std::string::npos);
   }
+}
+
+TEST_CASE("the cache model tells every modeled core apart, up to its limit (no aliasing at 64)") {
+  sim_detail::core_set s;
+  s.add(0);
+  CHECK(s.has(0));
+  CHECK_FALSE(s.has(64));  // one 64-bit mask aliased core 64 with core 0
+  CHECK_FALSE(s.any_but(0));
+  s.add(sim_detail::core_set::max_cores - 1);
+  CHECK(s.has(sim_detail::core_set::max_cores - 1));
+  CHECK(s.any_but(0));
+  s.only(130);
+  CHECK(s.has(130));
+  CHECK_FALSE(s.has(0));
+  CHECK_FALSE(s.has(2));
+  CHECK_FALSE(s.any_but(130));
+}
+
+TEST_CASE("a simulation of more cores than the cache model tracks is refused with a clear error") {
+  scenario s;
+  s.workload = "pingpong";
+  sim_options o;
+  o.cores = sim_detail::core_set::max_cores + 1;
+  CHECK_THROWS_WITH_AS(simulate(s, o), "cores: the simulator's cache model tracks at most 256 modeled cores, not 257",
+                       config_error);
 }
