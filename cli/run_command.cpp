@@ -73,8 +73,8 @@ Examples:
   twinsched run scenarios/pingpong.toml --idle park    same file, another idle strategy
   twinsched run scenarios/forward.toml --workers 4 --param hops=1000 --param tokens=50
   twinsched run scenarios/pi.toml --policy shared-queue --json | jq .msgs_per_s
-Exit codes: 0 the run's verdict is OK, 1 it failed (checksum, message count or the
-workload's own check), 2 the scenario or a flag is invalid.)";
+Exit codes: 0 the run's verdict is OK, 1 it failed (checksum, message count, the workload's
+own check, or a behavior threw), 2 the scenario or a flag is invalid.)";
 
 }  // namespace
 

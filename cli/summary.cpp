@@ -63,7 +63,10 @@ std::string failure_reasons(const run_result& r) {
   if (r.checksum != r.reference) add("checksum differs from the sequential reference");
   if (r.messages != r.expected_messages)
     add(std::to_string(r.messages) + " messages processed, " + std::to_string(r.expected_messages) + " expected");
+  if (r.leftover) add(std::to_string(r.leftover) + " mailboxes or queued actors left over");
   if (!r.workload_ok) add("the workload's own result check failed");
+  if (!r.errors.empty())
+    add(std::to_string(r.errors.size()) + (r.errors.size() == 1 ? " behavior" : " behaviors") + " threw");
   return why;
 }
 

@@ -48,7 +48,12 @@ struct run_result {
   std::vector<actor_stats> per_actor;  ///< every actor, in no particular order; only when tracing
 
   double msgs_per_s() const { return wall_s > 0 ? double(messages) / wall_s : 0; }
-  bool ok() const { return checksum == reference && messages == expected_messages && leftover == 0 && workload_ok; }
+  /// The verdict, one rule for every backend (run, sim, validate, replay, a trace's footer): the
+  /// checksum matches the sequential reference, every expected message was processed and none
+  /// is left over, the workload's own check passed, and no behavior threw.
+  bool ok() const {
+    return checksum == reference && messages == expected_messages && leftover == 0 && workload_ok && errors.empty();
+  }
 };
 
 }  // namespace twinsched

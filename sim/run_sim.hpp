@@ -41,7 +41,7 @@ struct sim_result {
   double sim_msgs_per_real_s() const { return real_s > 0 ? double(run.messages) / real_s : 0; }
   /// Simulated seconds per real second.
   double sim_over_real() const { return real_s > 0 ? sim_s / real_s : 0; }
-  bool ok() const { return !aborted && run.ok() && run.errors.empty(); }
+  bool ok() const { return !aborted && run.ok(); }  ///< run_result::ok(), and the run finished
 };
 
 /// Validates `s` and `o` (throws config_error / machine_error), then runs the simulation in a
