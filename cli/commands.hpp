@@ -6,6 +6,7 @@
 
 namespace CLI {
 class App;
+class Option;
 }
 
 namespace twinsched::cli {
@@ -25,8 +26,10 @@ int print_machines(std::ostream& out);
 /// `twinsched validate SCENARIO`: the scenario on real cores and in simulation on the same
 /// core count, both traced, then diffed.
 void add_validate_command(CLI::App& app, action& chosen);
-/// "10%", "10" (a number above 1 is a percentage) or "0.1" -> 0.1; throws CLI::ValidationError.
+/// "10%", "10" (a number above 1 is a percentage) or "0.1" -> 0.1; throws std::invalid_argument.
 double parse_tolerance(const std::string& s);
+/// Checks a --tolerance option's value with parse_tolerance while parsing; returns opt.
+CLI::Option* takes_tolerance(CLI::Option* opt);
 /// `twinsched trace info FILE`: header, counts by kind, duration of a trace.
 void add_trace_command(CLI::App& app, action& chosen);
 /// `twinsched diff A B`: two traces' metrics side by side, logical equivalence, first divergence.

@@ -1,12 +1,15 @@
 // `twinsched diff A B`: two traces of the same scenario compared: metrics, logical equivalence, first divergence.
 #include <CLI/CLI.hpp>
+#include <cstddef>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "traces/diff.hpp"
 #include "traces/trace_reader.hpp"
 
@@ -54,17 +57,13 @@ double parse_tolerance(const std::string& s) {
   std::string t = s;
   const bool percent = !t.empty() && t.back() == '%';
   if (percent) t.pop_back();
-  std::size_t used = 0;
-  double v = -1;
-  try {
-    v = std::stod(t, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != t.size() || t.empty() || !(v >= 0))
-    throw CLI::ValidationError("--tolerance",
-                               "expected a percentage such as 10% or a fraction such as 0.1, got '" + s + "'");
+  const double v = parse_decimal(t, true);  // throws std::invalid_argument
   return percent || v > 1 ? v / 100 : v;
+}
+
+CLI::Option* takes_tolerance(CLI::Option* opt) {
+  return takes(opt, "a percentage such as 10% or a fraction such as 0.1",
+               [](const std::string& text) { parse_tolerance(text); });
 }
 
 void add_diff_command(CLI::App& app, action& chosen) {
@@ -76,19 +75,19 @@ void add_diff_command(CLI::App& app, action& chosen) {
   cmd->footer(diff_footer);
   cmd->add_option("a", o->a, "First trace (.tst), the baseline.")->required()->type_name("A");
   cmd->add_option("b", o->b, "Second trace (.tst).")->required()->type_name("B");
-  cmd->add_option("--tolerance", o->tolerance,
-                  "Exit with code 1 when a headline metric (makespan, throughput, busy share, steals, donations, "
-                  "migrations, wake-ups, queueing percentiles) differs by more than this: 10%, 10 or 0.1.")
-      ->type_name("PCT");
+  takes_tolerance(cmd->add_option("--tolerance", o->tolerance,
+                                  "Exit with code 1 when a headline metric (makespan, throughput, busy share, steals, "
+                                  "donations, migrations, wake-ups, queueing percentiles) differs by more than this: "
+                                  "10%, 10 or 0.1.")
+                      ->type_name("PCT"));
   cmd->add_flag("--json", o->json, "Print the comparison as one JSON object.");
-  cmd->add_flag("--events", o->events, "Look for the first diverging event even unless both traces are simulations.");
-  cmd->add_option("--context", o->context, "Events shown around the first divergence.")
-      ->type_name("N")
-      ->capture_default_str();
-  cmd->callback([&chosen, o] {
-    if (!o->tolerance.empty()) parse_tolerance(o->tolerance);  // a bad value is a usage error (exit 2)
-    chosen = [o] { return diff(*o); };
-  });
+  cmd->add_flag("--events", o->events,
+                "Look for the first diverging event even when the traces are not both simulations.");
+  takes_whole(cmd->add_option("--context", o->context, "Events shown around the first divergence.")
+                  ->type_name("N")
+                  ->capture_default_str(),
+              0, std::numeric_limits<std::size_t>::max());
+  cmd->callback([&chosen, o] { chosen = [o] { return diff(*o); }; });
 }
 
 }  // namespace twinsched::cli

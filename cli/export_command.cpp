@@ -1,11 +1,14 @@
 // `twinsched export perfetto FILE -o OUT.json`: a trace as Chrome trace-event JSON, optionally a time window of it.
 #include <CLI/CLI.hpp>
+#include <cstdint>
 #include <fstream>
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "traces/perfetto_export.hpp"
 #include "traces/trace_reader.hpp"
 
@@ -46,19 +49,26 @@ Examples:
 void add_export_command(CLI::App& app, action& chosen) {
   CLI::App* exp = app.add_subcommand("export", "Convert a trace to another tool's format.");
   exp->require_subcommand(1);
+  exp->footer("Example:\n  twinsched export perfetto run.tst -o run.json    then open run.json in ui.perfetto.dev");
   auto o = std::make_shared<export_cli>();
   CLI::App* cmd = exp->add_subcommand("perfetto", "Chrome trace-event JSON for ui.perfetto.dev / chrome://tracing.");
   cmd->footer(export_footer);
   cmd->add_option("file", o->file, "Trace file (.tst).")->required()->type_name("FILE");
   cmd->add_option("-o,--output", o->out, "JSON file to write.")->required()->type_name("OUT");
-  cmd->add_option("--from", o->opt.from_ns, "Window start, ns of trace time.")->type_name("NS");
-  cmd->add_option("--to", o->opt.to_ns, "Window end, ns of trace time.")->type_name("NS");
-  cmd->add_option("--max-flows", o->opt.max_flows,
-                  "Message arrows at most (about); beyond it arrows are sampled by message id, and the tool says so. "
-                  "0: none.")
-      ->type_name("N")
-      ->capture_default_str();
-  cmd->callback([&chosen, o] { chosen = [o] { return export_perfetto(*o); }; });
+  constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
+  takes_whole(cmd->add_option("--from", o->opt.from_ns, "Window start, ns of trace time.")->type_name("NS"), 0, most);
+  takes_whole(cmd->add_option("--to", o->opt.to_ns, "Window end, ns of trace time.")->type_name("NS"), 0, most);
+  takes_whole(cmd->add_option("--max-flows", o->opt.max_flows,
+                              "Message arrows at most (about); beyond it arrows are sampled by message id, and the "
+                              "tool says so. 0: none.")
+                  ->type_name("N")
+                  ->capture_default_str(),
+              0, most);
+  cmd->callback([&chosen, o] {
+    if (o->opt.to_ns < o->opt.from_ns)
+      throw usage_error("--to " + std::to_string(o->opt.to_ns) + " is before --from " + std::to_string(o->opt.from_ns));
+    chosen = [o] { return export_perfetto(*o); };
+  });
 }
 
 }  // namespace twinsched::cli

@@ -1,10 +1,12 @@
 // The `twinsched` command: parses the command line, runs the chosen subcommand, maps errors to exit codes.
 #include <exception>
 #include <iostream>
+#include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "models/config.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "traces/trace_error.hpp"
@@ -15,23 +17,36 @@ constexpr const char* footer = R"(Examples:
   twinsched run                                   run the built-in forward scenario on 2 threads
   twinsched run scenarios/pingpong.toml --idle park --workers 2
   twinsched run scenarios/pi.toml --policy shared-queue --json
+  twinsched sim scenarios/pi.toml --cores 16      pi on a simulated 16-core machine
+  twinsched run scenarios/forward.toml --trace a.tst && twinsched trace info a.tst
   twinsched list policies                         what each policy does
   twinsched list workloads                        workload parameters for --param
   twinsched <command> --help                      every option of a command, with defaults
 Exit codes: 0 OK, 1 a run's verdict failed, 2 invalid scenario or command line.)";
+
+/// CLI11's own parse errors (an unknown option or subcommand, a value not in a set) as one
+/// line in the form of every other error, naming the help of the subcommand that was chosen.
+std::string one_line(const CLI::App* app, const CLI::Error& e) {
+  std::string help = "twinsched";
+  for (const CLI::App* a = app; !a->get_subcommands().empty();) {
+    a = a->get_subcommands().front();
+    help += " " + a->get_name();
+  }
+  return "twinsched: " + std::string(e.what()) + " (see `" + help + " --help`)\n";
+}
 
 }  // namespace
 
 int main(int argc, char** argv) {
   using namespace twinsched;
   CLI::App app{
-      "twinsched: actor scheduling policies written once, run on real cores and (soon) on a simulated "
-      "multicore machine. A scenario file (TOML) names a workload and a scheduler configuration.",
+      "twinsched: actor scheduling policies written once, run on real cores and on a simulated multicore "
+      "machine (SimGrid). A scenario file (TOML) names a workload and a scheduler configuration.",
       "twinsched"};
   app.set_version_flag("--version", std::string("twinsched ") + TWINSCHED_VERSION);
   app.require_subcommand(1);
-  app.footer(footer);
   app.get_formatter()->column_width(30);
+  app.failure_message(one_line);
 
   cli::action chosen;
   cli::add_run_command(app, chosen);
@@ -42,12 +57,16 @@ int main(int argc, char** argv) {
   cli::add_diff_command(app, chosen);
   cli::add_export_command(app, chosen);
   cli::add_replay_command(app, chosen);
+  app.footer(footer);  // after the subcommands: each has its own footer or none, not this one
 
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     const int rc = app.exit(e);  // prints help, the version, or the usage error
     return rc == 0 ? 0 : 2;
+  } catch (const cli::usage_error& e) {  // a bad value: "--workers takes ..., not '0'"
+    std::cerr << "twinsched: " << e.what() << '\n';
+    return 2;
   }
   try {
     return chosen ? chosen() : 2;

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/step_session.hpp"
 #include "cli/summary.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -173,9 +174,11 @@ void add_replay_command(CLI::App& app, action& chosen) {
   cmd->add_option("--machine", c->machine,
                   "Machine model to replay on. Default: the recording's (simulated) or the scenario's (real).")
       ->type_name("M");
-  cmd->add_option("--cores", c->cores, "Modeled cores. Default: the recording's (simulated) or the recording host's.")
-      ->type_name("N")
-      ->check(CLI::Range(1, 4096));
+  takes_whole(cmd->add_option("--cores", c->cores,
+                              "Modeled cores, 1.." + std::to_string(cores_limit) +
+                                  ". Default: the recording's (simulated) or the recording host's.")
+                  ->type_name("N"),
+              1, cores_limit);
   cmd->add_option("--level", c->level, "Trace level of the replay's trace (full has what stepping shows).")
       ->type_name("LEVEL")
       ->check(CLI::IsMember({"decisions", "full"}))

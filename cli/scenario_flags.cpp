@@ -1,8 +1,13 @@
 // The scheduler, seed, workload-parameter and --checks flags shared by `run` and `sim`.
 #include "cli/scenario_flags.hpp"
 
+#include <cstdint>
+#include <limits>
+#include <string>
+
 #include <CLI/CLI.hpp>
 
+#include "cli/option_checks.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace twinsched::cli {
@@ -10,7 +15,10 @@ namespace twinsched::cli {
 bool given(const CLI::Option* o) { return o && o->count() > 0; }
 
 void scenario_flags::add_to(CLI::App& cmd, const std::string& workers_help) {
-  workers_opt = cmd.add_option("--workers", sched.workers, workers_help)->type_name("N")->check(CLI::PositiveNumber);
+  workers_opt = cmd.add_option("--workers", sched.workers,
+                               workers_help + " At most " + std::to_string(workers_limit) + ".")
+                    ->type_name("N");
+  takes_whole(workers_opt, 1, workers_limit);
   policy_opt = cmd.add_option("--policy", sched.policy,
                               "Scheduling policy: where runnable actors wait and who runs them "
                               "([scheduler] policy; `twinsched list policies`).")
@@ -27,8 +35,8 @@ void scenario_flags::add_to(CLI::App& cmd, const std::string& workers_help) {
                              "Max messages an actor processes per turn before its worker moves on; "
                              "higher is faster, lower is fairer ([scheduler] burst).")
                   ->type_name("N")
-                  ->check(CLI::PositiveNumber)
                   ->capture_default_str();
+  takes_whole(burst_opt, 1, std::numeric_limits<std::uint32_t>::max());
   fifo_opt = cmd.add_flag("--fifo,!--no-fifo", sched.fifo,
                           "stealing: --fifo makes a worker run its oldest runnable actor first (FIFO); "
                           "--no-fifo, the default, its newest (LIFO) ([scheduler] fifo).");
@@ -41,6 +49,7 @@ void scenario_flags::add_to(CLI::App& cmd, const std::string& workers_help) {
   seed_opt = cmd.add_option("--seed", seed, "Seed for every random choice: steal victims, routing (top-level seed).")
                  ->type_name("N")
                  ->capture_default_str();
+  takes_whole(seed_opt, 0, std::numeric_limits<std::uint64_t>::max());
   cmd.add_option("--param", params,
                  "Set a workload parameter, checked like a [workload] key in the file; repeat for more. "
                  "Names and defaults: `twinsched list workloads`.")

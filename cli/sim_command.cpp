@@ -5,6 +5,7 @@
 #include <iostream>
 #include <memory>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/scenario_flags.hpp"
 #include "cli/summary.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -46,23 +48,13 @@ struct sim_cli {
   CLI::Option* cores_opt = nullptr;
 };
 
+/// "16" or "1,2,4" -> the core counts, each 1..cores_limit; throws std::invalid_argument.
 std::vector<std::uint32_t> parse_cores(const std::string& text) {
   std::vector<std::uint32_t> v;
   std::stringstream ss(text);
   std::string item;
-  while (std::getline(ss, item, ',')) {
-    std::size_t used = 0;
-    unsigned long n = 0;
-    try {
-      n = std::stoul(item, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != item.size() || item.empty() || n == 0 || n > 4096)
-      throw scenario_error("command line", 0, 0, "--cores takes N or a list N1,N2,... of 1..4096, not '" + text + "'");
-    v.push_back(std::uint32_t(n));
-  }
-  if (v.empty()) throw scenario_error("command line", 0, 0, "--cores needs at least one number");
+  while (std::getline(ss, item, ',')) v.push_back(std::uint32_t(parse_whole(item, 1, cores_limit)));
+  if (v.empty() || text.back() == ',') throw std::invalid_argument("no core count");
   return v;
 }
 
@@ -153,8 +145,9 @@ Examples:
   twinsched sim scenarios/sim_spin_vs_park.toml --cores 2 --workers 8 --idle busy-spin
   twinsched sim scenarios/pi.toml --check-determinism --json
   twinsched list machines
-Exit codes: 0 the verdict is OK, 1 it failed (or --check-determinism found a difference),
-2 the scenario, machine file or a flag is invalid.)";
+Exit codes: 0 the verdict is OK, 1 it failed (checksum, message count, the workload's own
+check, a behavior threw, or the run hit --time-limit; or --check-determinism found a
+difference), 2 the scenario, machine file or a flag is invalid.)";
 
 }  // namespace
 
@@ -166,9 +159,12 @@ void add_sim_command(CLI::App& app, action& chosen) {
   cmd->footer(sim_footer);
   cmd->add_option("scenario", c->file, "Scenario file (TOML). Without one, the built-in forward scenario.")->type_name("FILE");
   c->cores_opt = cmd->add_option("--cores", c->cores_text,
-                                 "Modeled cores: N, or a comma-separated list for a scaling table (one simulation "
-                                 "process each). Default: the machine's core count.")
+                                 "Modeled cores (1.." + std::to_string(cores_limit) +
+                                     " each): N, or a comma-separated list for a scaling table (one simulation "
+                                     "process each). Default: the machine's core count.")
                      ->type_name("N|LIST");
+  takes(c->cores_opt, "N or a comma-separated list of N, each 1.." + std::to_string(cores_limit),
+        [](const std::string& text) { parse_cores(text); });
   cmd->add_option("--machine", c->opt.machine,
                   "Machine model: a name from models/machines (`twinsched list machines`) or a .toml path. "
                   "Default: the scenario's `machine`.")
@@ -183,16 +179,16 @@ void add_sim_command(CLI::App& app, action& chosen) {
       ->type_name("F")
       ->check(CLI::IsMember({"raw", "boost", "ucontext", "thread"}))
       ->capture_default_str();
-  cmd->add_option("--quantum-ns", c->opt.quantum_ns,
-                  "Coarse interleaving: how far (simulated ns) a worker may run ahead of the clock before it "
-                  "yields. 0: the machine's quantum_ns.")
-      ->type_name("NS")
-      ->check(CLI::NonNegativeNumber);
-  cmd->add_option("--time-limit", c->opt.time_limit_s,
-                  "Simulated seconds after which a run counts as hung (a lost wake-up or a livelock).")
-      ->type_name("S")
-      ->check(CLI::PositiveNumber)
-      ->capture_default_str();
+  takes(cmd->add_option("--quantum-ns", c->opt.quantum_ns,
+                        "Coarse interleaving: how far (simulated ns) a worker may run ahead of the clock before it "
+                        "yields. 0: the machine's quantum_ns.")
+            ->type_name("NS"),
+        "a number of simulated ns, 0 or more", [](const std::string& text) { parse_decimal(text, true); });
+  takes(cmd->add_option("--time-limit", c->opt.time_limit_s,
+                        "Simulated seconds after which a run counts as hung (a lost wake-up or a livelock).")
+            ->type_name("S")
+            ->capture_default_str(),
+        "a number of simulated seconds above 0", [](const std::string& text) { parse_decimal(text, false); });
   c->flags.add_to(*cmd, "Worker threads (S4U actors). Default: one per modeled core.");
   cmd->add_option("--trace", c->opt.trace_path,
                   "Record the simulation's trace to FILE (.tst, exact simulated times; level: the scenario's "

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/option_checks.hpp"
 #include "cli/step_session.hpp"
 #include "traces/trace_reader.hpp"
 
@@ -31,23 +32,10 @@ struct step_command_options {
   step_options step;
 };
 
-CLI::Validator checked(const char* name, void (*parse)(const std::string&)) {
-  return CLI::Validator(
-      [parse](std::string& s) -> std::string {
-        try {
-          parse(s);
-          return {};
-        } catch (const std::invalid_argument& e) {
-          return e.what();
-        }
-      },
-      "", name);
-}
-
 }  // namespace
 
 void add_step_flags(CLI::App* app, step_options& o) {
-  app->add_option_function<std::vector<std::string>>(
+  takes_parsed(app->add_option_function<std::vector<std::string>>(
          "--break",
          [&o](const std::vector<std::string>& specs) {
            for (const auto& s : specs) o.breakpoints.push_back(traces::breakpoint::parse(s));
@@ -55,13 +43,13 @@ void add_step_flags(CLI::App* app, step_options& o) {
          "Stop at a breakpoint (repeatable): 'event N', 'time T', 'actor A', 'worker W', 'kind K' or a bare kind "
          "name such as steal, park, donate.")
       ->type_name("SPEC")
-      ->allow_extra_args(false)
-      ->check(checked("SPEC", [](const std::string& s) { traces::breakpoint::parse(s); }));
-  app->add_option_function<std::string>(
-         "--until", [&o](const std::string& s) { o.until_ns = traces::parse_time_ns(s); },
-         "Stop once at the first event at or after TIME: ns, or with a unit (120us, 1.5ms, 2s).")
-      ->type_name("TIME")
-      ->check(checked("TIME", [](const std::string& s) { traces::parse_time_ns(s); }));
+      ->allow_extra_args(false),
+               [](const std::string& s) { traces::breakpoint::parse(s); });
+  takes_parsed(app->add_option_function<std::string>(
+                      "--until", [&o](const std::string& s) { o.until_ns = traces::parse_time_ns(s); },
+                      "Stop once at the first event at or after TIME: ns, or with a unit (120us, 1.5ms, 2s).")
+                   ->type_name("TIME"),
+               [](const std::string& s) { traces::parse_time_ns(s); });
   app->add_flag_function(
       "--batch", [&o](std::int64_t) { o.interactive = false; },
       "Do not read commands: go to the first stop (a breakpoint, --until, or the end), print that event and the "

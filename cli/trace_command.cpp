@@ -165,7 +165,8 @@ int info(const info_options& o) {
 }  // namespace
 
 void add_trace_command(CLI::App& app, action& chosen) {
-  CLI::App* trace = app.add_subcommand("trace", "Inspect a trace file (.tst) written by `run --trace`.");
+  CLI::App* trace = app.add_subcommand(
+      "trace", "Inspect a trace file (.tst) written by `run --trace`, `sim --trace`, `validate` or `replay`.");
   trace->require_subcommand(1);
   auto o = std::make_shared<info_options>();
   CLI::App* info_cmd = trace->add_subcommand(
@@ -175,6 +176,11 @@ void add_trace_command(CLI::App& app, action& chosen) {
   info_cmd->add_option("file", o->file, "Trace file (.tst).")->required()->type_name("FILE");
   info_cmd->add_flag("--json", o->json, "Print one JSON object instead of text.");
   info_cmd->add_flag("--quick", o->quick, "Only the header and the footer's totals: do not decode the events.");
+  info_cmd->footer(R"(Examples:
+  twinsched run scenarios/forward.toml --trace a.tst && twinsched trace info a.tst
+  twinsched sim scenarios/skewed.toml --cores 2 --trace sim.tst && twinsched trace info sim.tst --json
+  twinsched trace info big.tst --quick                the header and totals only, at once
+Exit codes: 0 the trace reads back intact, 2 it is missing or damaged (the message names the byte).)");
   info_cmd->callback([&chosen, o] { chosen = [o] { return info(*o); }; });
   add_trace_step_command(trace, chosen);
 }

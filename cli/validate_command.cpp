@@ -82,12 +82,10 @@ void add_validate_command(CLI::App& app, action& chosen) {
       ->type_name("LEVEL")
       ->check(CLI::IsMember({"decisions", "full"}))
       ->capture_default_str();
-  cmd->add_option("--tolerance", c->tolerance, "Fail (exit 1) when a headline metric differs by more, e.g. 25%.")
-      ->type_name("PCT");
-  cmd->callback([&chosen, c] {
-    if (!c->tolerance.empty()) parse_tolerance(c->tolerance);  // a bad value is a usage error (exit 2)
-    chosen = [c] { return validate_both(*c); };
-  });
+  takes_tolerance(
+      cmd->add_option("--tolerance", c->tolerance, "Fail (exit 1) when a headline metric differs by more, e.g. 25%.")
+          ->type_name("PCT"));
+  cmd->callback([&chosen, c] { chosen = [c] { return validate_both(*c); }; });
 }
 
 }  // namespace twinsched::cli

@@ -36,10 +36,39 @@ expect 2 '^twinsched: bad_count\.toml:3:10: workload\.actors must be at least 1,
 expect 2 '^twinsched: missing\.toml: cannot open scenario file \(No such file or directory\)$' run missing.toml
 expect 2 "^twinsched: --param hops=x: workload\\.hops: expected integer, got string$" run --param hops=x
 expect 2 "^twinsched: --param nope=1: unknown parameter 'nope'" run --param nope=1
-expect 2 '' run --policy no-such-policy
-expect 2 '' run --workers 0
-expect 2 '' list nothing
-expect 2 '' frobnicate
+expect 2 "^twinsched: --policy: no-such-policy not in \\{.*\\} \\(see \`twinsched run --help\`\\)$" run --policy no-such-policy
+
+# Every numeric option rejects a bad value before anything runs: one line, exit 2,
+# "--NAME takes WHAT, not 'VALUE'" (whole numbers name their range).
+whole() { printf "^twinsched: %s takes a whole number from %s to %s, not '%s'\$" "$@"; }
+u32=4294967295 u64=18446744073709551615
+expect 2 "$(whole --workers 1 1024 0)" run --workers 0
+expect 2 "$(whole --workers 1 1024 1025)" run --workers 1025
+expect 2 "$(whole --workers 1 1024 two)" sim --workers two
+expect 2 "$(whole --workers 1 1024 -1)" validate --workers -1
+expect 2 "$(whole --burst 1 $u32 0)" run --burst 0
+expect 2 "$(whole --burst 1 $u32 4294967296)" sim --burst 4294967296
+expect 2 "$(whole --seed 0 $u64 -1)" run --seed -1
+expect 2 "$(whole --seed 0 $u64 18446744073709551616)" run --seed 18446744073709551616
+expect 2 "$(whole --seed 0 $u64 1.5)" sim --seed 1.5
+expect 2 "^twinsched: --cores takes N or a comma-separated list of N, each 1\\.\\.4096, not '5000'\$" sim --cores 5000
+expect 2 "^twinsched: --cores takes N or a comma-separated list of N, each 1\\.\\.4096, not '1,,2'\$" sim --cores 1,,2
+expect 2 "^twinsched: --cores takes N or a comma-separated list of N, each 1\\.\\.4096, not '2,'\$" sim --cores 2,
+expect 2 "^twinsched: --quantum-ns takes a number of simulated ns, 0 or more, not '-1'\$" sim --quantum-ns -1
+expect 2 "^twinsched: --time-limit takes a number of simulated seconds above 0, not '0'\$" sim --time-limit 0
+expect 2 "^twinsched: --time-limit takes a number of simulated seconds above 0, not 'inf'\$" sim --time-limit inf
+expect 2 "$(whole --cores 1 4096 0)" replay x.tst --cores 0
+expect 2 "$(whole --context 0 $u64 -1)" diff a.tst b.tst --context -1
+expect 2 "^twinsched: --tolerance takes a percentage such as 10% or a fraction such as 0\\.1, not 'lots'\$" diff a.tst b.tst --tolerance lots
+expect 2 "^twinsched: --tolerance takes a percentage such as 10% or a fraction such as 0\\.1, not '-5%'\$" validate --tolerance -5%
+expect 2 "$(whole --from 0 $u64 -5)" export perfetto a.tst -o a.json --from -5
+expect 2 "$(whole --to 0 $u64 1ms)" export perfetto a.tst -o a.json --to 1ms
+expect 2 "^twinsched: --to 3 is before --from 5\$" export perfetto a.tst -o a.json --from 5 --to 3
+expect 2 "$(whole --max-flows 0 $u64 many)" export perfetto a.tst -o a.json --max-flows many
+expect 2 "^twinsched: --until: time '5parsecs': unknown unit 'parsecs' " trace step a.tst --until 5parsecs
+expect 2 "^twinsched: --until: time 'soon': expected a number of ns" replay a.tst --until soon
+expect 2 "^twinsched: what: nothing not in \\{.*\\} \\(see \`twinsched list --help\`\\)$" list nothing
+expect 2 '^twinsched: .* \(see `twinsched --help`\)$' frobnicate
 expect 0 '' list policies
 expect 0 '' list idle
 expect 0 '' list workloads
