@@ -2,41 +2,66 @@
 //
 // Overview
 //   Every policy, idle strategy and the worker loop are templates over a platform P. The
-//   real platform (runtime/thread_platform.hpp) maps each need onto std::thread, std::atomic,
-//   futex-backed parking and the steady clock; the simulated platform (sim/) maps them onto
-//   SimGrid S4U actors, simulated time and cost-charging atomics. Code under models/ never
-//   names a thread, mutex, condition variable, std::atomic, thread_local, clock or sleep
-//   (tests/lint_test.sh greps for them), so a policy that compiles against this concept
-//   behaves identically on both machines, up to timing.
+//   real platform (runtime/thread_platform.hpp) maps each need onto std::thread,
+//   std::atomic, a parker made of a mutex and a condition variable behind an atomic fast
+//   path, and the steady clock; the simulated platform (sim/sim_platform.hpp) maps them onto
+//   SimGrid S4U actors, simulated time and atomics that charge cache-coherence costs. Code
+//   under models/ never names a thread, mutex, condition variable, std::atomic,
+//   thread_local, clock or sleep (tests/lint_models.sh greps for them and fails), so a
+//   policy that compiles against this concept runs unchanged on both machines. What may
+//   differ between them is timing, and the memory model: the simulator is sequentially
+//   consistent, so only the real backend can expose a too-weak memory order.
 //
-// Contract
-//   1. `P::atomic<T>` offers the std::atomic member API used here (load, store, exchange,
-//      compare_exchange_weak/strong, fetch_add, fetch_sub) with std::memory_order arguments
-//      and the same semantics. `P::fence(order)` is std::atomic_thread_fence.
-//   2. `P::mutex` is BasicLockable and never recursive.
+// Contract (the concept `platform<P>` below checks that each operation exists with these
+// signatures; the semantics are what each platform promises and the tests rely on)
+//   1. `P::atomic<T>` offers the std::atomic member API: load, store, exchange,
+//      compare_exchange_weak/strong (with success and failure orders), fetch_add and
+//      fetch_sub (integral T), each taking std::memory_order arguments, with std::atomic's
+//      semantics. The concept requires all of them for std::uint32_t and std::uint64_t (and
+//      std::int64_t, which the Chase-Lev deque uses), and load/store/exchange/compare-
+//      exchange for bool and pointers. A platform may give an operation a STRONGER order
+//      than asked (the simulator and the ThreadSanitizer build run everything seq_cst),
+//      never a weaker one; compare_exchange_weak may fail spuriously. `P::fence(order)` is
+//      std::atomic_thread_fence.
+//   2. `P::mutex` is BasicLockable (lock, unlock); models/ never locks one recursively.
 //   3. `P::parker` is a one-token binary semaphore owned by one worker: `unpark()` deposits
 //      the token (idempotent); `park()` returns once a token is available and consumes it;
 //      `park_for(ns)` does the same but also returns after `ns`. An unpark that happens
 //      before the park is never lost: this is what makes the idle protocol in parking.hpp
 //      free of lost wake-ups. Spurious returns are allowed; callers re-check their condition.
-//   4. `start_worker(i, fn)` runs fn on a new worker (a thread pinned where the platform
-//      chooses; in simulation, on core i mod cores) and makes `current_worker()` return i
-//      there. `join_workers()` waits for all started workers to return.
-//   5. `now_ns()` is monotonic time since the run began: real or simulated.
+//   4. `start_worker(i, fn)` runs fn on a new worker and makes `current_worker()` return i
+//      there (-1 outside any worker). Real: a plain std::thread, not pinned, placed by the
+//      OS. Simulated: an S4U actor on modeled core i mod cores. `join_workers()` waits for
+//      every started worker to return. Callers serialize start_worker and join_workers
+//      (scheduler.hpp: start_mutex_). `hardware_workers()` is how many workers can run at
+//      once: the hardware threads, or the modeled cores.
+//   5. `now_ns()` is monotonic time since the platform was made: the steady clock, or the
+//      calling worker's simulated time (monotonic per worker).
 //   6. `burn_ns(ns)` costs `ns` of CPU time on the calling worker: a calibrated busy loop on
-//      real cores, an accumulated charge in simulation. `charge_ns(ns)` declares that work
-//      which really ran costs `ns` on the modeled machine: a no-op on real cores.
-//   9. `migrate_state(from, to, bytes)`: an actor last run by worker `from` now runs on `to`;
-//      the simulator charges moving its state between their cores (free on real cores: the
-//      hardware pays it for real). `P::queue_op()` is the non-atomic work of one run-queue
-//      push or pop, charged in simulation. `P::backend_name` names the backend in results.
+//      real cores, an accumulated charge in simulation.
+//   7. `spin_pause()` is one iteration of a spin loop (x86 `pause` on real cores),
+//      `yield_now()` gives the core away; both may advance (simulated) time, and in
+//      simulation both do, so a polling loop cannot stall the simulated clock.
 //   8. `trace(ev)` takes one event for the recorder; workers call it only when tracing is on.
 //      Its time is `now_ns()` at the event, unless the platform declares
 //      `static constexpr bool stamps_trace_events = true`: then models/ passes time 0 and the
 //      platform stamps events itself with a cheaper clock (the real platform: see
 //      traces/event_lane.hpp). Simulated time is exact and cheap, so the simulator need not.
-//   7. `spin_pause()` is one iteration of a spin loop, `yield_now()` gives the core away,
-//      both are allowed to advance (simulated) time.
+//   9. `P::backend_name` names the backend in results ("threads", "sim").
+//
+// Costs (the concept `platform_costs<P>`, part of `platform<P>`)
+//   Hooks through which models/ tells the platform what an operation would cost on the
+//   modeled machine. Only the simulator gives them meaning; on real cores the hardware pays
+//   the cost for real and each hook is an empty inline function.
+//   10. `charge_ns(ns)`: work that really ran (a behavior's `did_work_ns`, e.g. pi's series
+//       terms) costs `ns` on the modeled machine.
+//   11. `P::queue_op()` (static, like fence: the queues that call it hold no platform
+//       reference): the non-atomic work of one run-queue push or pop. Called by
+//       policy/locked_fifo.hpp, policy/dispatcher_queue.hpp and policy/chase_lev_deque.hpp;
+//       charged as the machine's `queue_op` cost.
+//   12. `migrate_state(from, to, bytes)`: an actor last run by worker `from` now runs on
+//       `to` (worker.hpp, at the start of a turn); the simulator charges moving its `bytes`
+//       of state between their cores (`migration_per_kib`).
 #pragma once
 #include <atomic>  // std::memory_order only; the atomic type itself comes from the platform
 #include <concepts>
@@ -47,37 +72,66 @@
 
 namespace twinsched {
 
-template <class P>
-concept platform = requires(P& p, const P& cp, typename P::parker& pk, typename P::mutex& mx,
-                            typename P::template atomic<std::uint64_t>& a64,
-                            std::function<void()> fn, std::uint64_t ns, int i,
-                            const trace_event& ev) {
-  // time and cost
-  { cp.now_ns() } -> std::same_as<std::uint64_t>;
-  { p.burn_ns(ns) } -> std::same_as<void>;
-  { p.charge_ns(ns) } -> std::same_as<void>;
-  { p.migrate_state(0u, 0u, 0u) } -> std::same_as<void>;
-  { P::queue_op() } -> std::same_as<void>;
-  { P::backend_name } -> std::convertible_to<const char*>;
-  { p.spin_pause() } -> std::same_as<void>;
-  { p.yield_now() } -> std::same_as<void>;
-  // workers
-  { p.start_worker(i, fn) } -> std::same_as<void>;
-  { p.join_workers() } -> std::same_as<void>;
-  { cp.current_worker() } -> std::same_as<int>;
-  { cp.hardware_workers() } -> std::same_as<unsigned>;
-  { p.trace(ev) } -> std::same_as<void>;
-  // synchronization
-  { mx.lock() } -> std::same_as<void>;
-  { mx.unlock() } -> std::same_as<void>;
-  { pk.park() } -> std::same_as<void>;
-  { pk.park_for(ns) } -> std::same_as<void>;
-  { pk.unpark() } -> std::same_as<void>;
-  { P::fence(std::memory_order_seq_cst) } -> std::same_as<void>;
-  { a64.load(std::memory_order_acquire) } -> std::same_as<std::uint64_t>;
-  { a64.fetch_add(ns, std::memory_order_relaxed) } -> std::same_as<std::uint64_t>;
-  { a64.exchange(ns, std::memory_order_acq_rel) } -> std::same_as<std::uint64_t>;
+/// Contract 1, for values: what models/ may do with a flag or a pointer held in `A`.
+template <class A, class T>
+concept platform_atomic_value = std::default_initializable<A> && std::constructible_from<A, T> &&
+                                requires(A& a, const A& ca, T v, T& expected, std::memory_order o) {
+                                  { ca.load(o) } -> std::same_as<T>;
+                                  { a.store(v, o) } -> std::same_as<void>;
+                                  { a.exchange(v, o) } -> std::same_as<T>;
+                                  { a.compare_exchange_weak(expected, v, o, o) } -> std::same_as<bool>;
+                                  { a.compare_exchange_strong(expected, v, o, o) } -> std::same_as<bool>;
+                                };
+
+/// Contract 1, for counters: all of the above plus fetch_add and fetch_sub.
+template <class A, class T>
+concept platform_atomic_integer = platform_atomic_value<A, T> && requires(A& a, T v, std::memory_order o) {
+  { a.fetch_add(v, o) } -> std::same_as<T>;
+  { a.fetch_sub(v, o) } -> std::same_as<T>;
 };
+
+/// Contract 10-12: the cost hooks only the simulator gives meaning to (no-ops on real cores).
+template <class P>
+concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::uint32_t bytes) {
+  { p.charge_ns(ns) } -> std::same_as<void>;
+  { P::queue_op() } -> std::same_as<void>;
+  { p.migrate_state(worker, worker, bytes) } -> std::same_as<void>;
+};
+
+/// Contract 1-12: everything models/ may ask of the machine.
+template <class P>
+concept platform =
+    platform_costs<P> &&
+    // 1. atomics and fences
+    platform_atomic_integer<typename P::template atomic<std::uint32_t>, std::uint32_t> &&
+    platform_atomic_integer<typename P::template atomic<std::uint64_t>, std::uint64_t> &&
+    platform_atomic_integer<typename P::template atomic<std::int64_t>, std::int64_t> &&
+    platform_atomic_value<typename P::template atomic<bool>, bool> &&
+    platform_atomic_value<typename P::template atomic<void*>, void*> &&
+    // 2. mutex, 3. parker
+    std::default_initializable<typename P::mutex> && std::default_initializable<typename P::parker> &&
+    requires(P& p, const P& cp, typename P::parker& pk, typename P::mutex& mx, std::function<void()> fn,
+             std::uint64_t ns, int i, std::memory_order o, const trace_event& ev) {
+      { P::fence(o) } -> std::same_as<void>;
+      { mx.lock() } -> std::same_as<void>;
+      { mx.unlock() } -> std::same_as<void>;
+      { pk.park() } -> std::same_as<void>;
+      { pk.park_for(ns) } -> std::same_as<void>;
+      { pk.unpark() } -> std::same_as<void>;
+      // 4. workers
+      { p.start_worker(i, fn) } -> std::same_as<void>;
+      { p.join_workers() } -> std::same_as<void>;
+      { cp.current_worker() } -> std::same_as<int>;
+      { cp.hardware_workers() } -> std::same_as<unsigned>;
+      // 5. time, 6. burning CPU, 7. spinning and yielding
+      { cp.now_ns() } -> std::same_as<std::uint64_t>;
+      { p.burn_ns(ns) } -> std::same_as<void>;
+      { p.spin_pause() } -> std::same_as<void>;
+      { p.yield_now() } -> std::same_as<void>;
+      // 8. tracing, 9. the backend's name
+      { p.trace(ev) } -> std::same_as<void>;
+      { P::backend_name } -> std::convertible_to<const char*>;
+    };
 
 /// True if P stamps trace events itself (contract 8).
 template <class P>
