@@ -1,4 +1,8 @@
 // twinsched-bench: throughput of each policy on the standard workloads (median of N runs) and memory per idle actor.
+//
+// Before any timing, main calibrates the burn loop (bench/warm_up.hpp); every measured cell, the
+// sequential reference included, runs once untimed before its N measured runs. The idle-actor
+// probe runs once, in a fresh child process: its peak-RSS growth is the quantity, not a time.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -15,6 +19,7 @@
 #include "models/config.hpp"
 #include "runtime/run_threads.hpp"
 #include "bench/median.hpp"
+#include "bench/warm_up.hpp"
 
 using namespace twinsched;
 
@@ -36,25 +41,25 @@ std::unique_ptr<workload> make(const row& r, std::uint64_t seed) {
 /// Messages per second of the same routing computed by a plain loop, no scheduler.
 double sequential_rate(const row& r, int runs) {
   std::vector<double> v;
-  for (int i = 0; i < runs; ++i) {
+  bench::warm_up_then_measure(runs, [&](bool timed) {
     auto w = make(r, 42);
     auto t0 = std::chrono::steady_clock::now();
     volatile std::uint64_t sink = w->reference_checksum();
     (void)sink;
     double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    v.push_back(double(w->expected_messages()) / s);
-  }
+    if (timed) v.push_back(double(w->expected_messages()) / s);
+  });
   return median(v);
 }
 
 double scheduled_rate(const row& r, scheduler_config c, int runs, bool& ok) {
   std::vector<double> v;
-  for (int i = 0; i < runs; ++i) {
+  bench::warm_up_then_measure(runs, [&](bool timed) {
     auto w = make(r, 42);
     run_result res = run_on_threads(c, *w, 42);
-    ok = ok && res.ok();
-    v.push_back(res.msgs_per_s());
-  }
+    ok = ok && res.ok();  // the warm-up's verdict counts too
+    if (timed) v.push_back(res.msgs_per_s());
+  });
   return median(v);
 }
 
@@ -114,8 +119,10 @@ void idle_actor_memory(std::uint64_t n) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const double loops_per_us = bench::calibrate_burn_loop();  // before any timed run
   CLI::App app{"twinsched-bench: median msgs/s per policy and worker count on the standard workloads,\n"
                "next to the sequential reference (the same routing in a plain loop, no scheduler)."};
+  app.footer(bench::warm_up_note);
   int runs = 5;
   std::vector<std::string> policies = policy_names();
   std::vector<unsigned> workers{1, 2};
@@ -123,7 +130,9 @@ int main(int argc, char** argv) {
   std::uint64_t idle_actors = 1'000'000;
   bool quick = false;
   std::vector<std::string> only;
-  app.add_option("--runs", runs, "runs per cell; the median is shown")->capture_default_str();
+  app.add_option("--runs", runs, "measured runs per cell, after one untimed warm-up; the median is shown")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   app.add_option("--policies", policies, "policies to compare (space or comma separated)")->delimiter(',')->capture_default_str();
   app.add_option("--workers", workers, "worker counts")->delimiter(',')->capture_default_str();
   app.add_option("--idle", idle, "idle strategy for every run")->capture_default_str();
@@ -143,8 +152,9 @@ int main(int argc, char** argv) {
       {"pi, burst 1", "pi", {{"jobs", std::int64_t(100)}, {"terms", std::int64_t(1'000'000 / scale)}}, 1},
   };
 
-  std::printf("median of %d runs, idle strategy %s; Mmsgs/s, except pi: milliseconds and [speed-up over the first worker count]\n",
-              runs, idle.c_str());
+  std::printf("median of %d runs (after 1 warm-up), idle strategy %s, burn loop %.0f loops/us; Mmsgs/s, except pi: "
+              "milliseconds and [speed-up over the first worker count]\n",
+              runs, idle.c_str(), loops_per_us);
   std::printf("%-26s %-13s %10s", "workload", "policy", "sequential");
   for (unsigned w : workers) std::printf(" %9uw", w);
   std::printf("\n");

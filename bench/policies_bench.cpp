@@ -9,6 +9,9 @@
 // the CPU time the process got per second of wall time (a compute-bound 2-worker row that
 // got well under 2 shared its cores with other work), and the run prints the load average
 // before and after, so contaminated numbers can be told apart.
+//
+// Before any timing, main calibrates the burn loop (bench/warm_up.hpp), and every cell runs
+// once untimed (a warm-up, whose verdict still counts) before its measured runs.
 #include <sys/resource.h>
 
 #include <algorithm>
@@ -26,6 +29,7 @@
 #include "models/config.hpp"
 #include "runtime/run_threads.hpp"
 #include "bench/median.hpp"
+#include "bench/warm_up.hpp"
 
 using namespace twinsched;
 
@@ -90,8 +94,12 @@ measured measure(const std::string& wl, const std::map<std::string, param_value>
   std::vector<double> wall, rate, don, mig, st, peak, fin, up, first;
   measured m;
   double cpu = 0, walls = 0;
-  for (int i = 0; i < runs; ++i) {
+  bench::warm_up_then_measure(runs, [&](bool timed) {
     auto w = info.make(with_defaults(info, params), 42);
+    if (!timed) {
+      m.ok = m.ok && run_on_threads(c, *w, 42).ok();
+      return;
+    }
     if (!wait_for_quiet()) ++m.contended;
     double c0 = cpu_seconds();
     run_result r = run_on_threads(c, *w, 42);
@@ -112,7 +120,7 @@ measured measure(const std::string& wl, const std::map<std::string, param_value>
         break;
       }
     first.push_back(f);
-  }
+  });
   m.wall = median(wall);
   m.cores = walls > 0 ? cpu / walls : 0;
   m.lo = *std::min_element(wall.begin(), wall.end());
@@ -151,15 +159,20 @@ void row(const std::string& policy, unsigned w, const measured& m, double ideal_
 }  // namespace
 
 int main(int argc, char** argv) {
+  const double loops_per_us = bench::calibrate_burn_loop();  // before any timed run
   CLI::App app{"twinsched-policies-bench: the four balancing policies on their workloads"};
+  app.footer(bench::warm_up_note);
   int runs = 5;
   std::string only;
-  app.add_option("--runs", runs, "runs per cell (median reported)")->check(CLI::PositiveNumber);
+  app.add_option("--runs", runs, "measured runs per cell, after one untimed warm-up (median reported)")
+      ->check(CLI::PositiveNumber);
   app.add_option("--only", only, "one workload: skewed | fanout-idle | pool | burst");
   app.add_option("--quiet-wait", quiet_wait_s, "seconds to wait for two free cores before each run");
   CLI11_PARSE(app, argc, argv);
 
-  std::printf("# policies bench: median of %d runs; load average before: %.2f\n", runs, load_average());
+  std::printf("# policies bench: median of %d runs (after 1 warm-up); burn loop %.0f loops/us; load average "
+              "before: %.2f\n",
+              runs, loops_per_us, load_average());
   const std::vector<unsigned> workers = {1, 2};
   std::vector<std::string> verdicts;
   bool all_ok = true;

@@ -1,5 +1,8 @@
 // twinsched-trace-bench: what tracing costs: throughput of `forward` untraced, at decisions and at full level (median
 // of N), and bytes per event.
+//
+// Before any timing, main calibrates the burn loop (bench/warm_up.hpp), and one untimed round
+// runs every level once (a warm-up) before the N measured, interleaved rounds.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +16,7 @@
 #include "runtime/run_threads.hpp"
 #include "traces/trace_reader.hpp"
 #include "bench/median.hpp"
+#include "bench/warm_up.hpp"
 
 using namespace twinsched;
 
@@ -29,6 +33,7 @@ struct level_result {
 }  // namespace
 
 int main(int argc, char** argv) {
+  const double loops_per_us = bench::calibrate_burn_loop();  // before any timed run
   CLI::App app{
       "Measures the cost of tracing: forward's throughput untraced, at the decisions level and at the full "
       "level, median of N interleaved runs, plus trace size per event.",
@@ -38,7 +43,10 @@ int main(int argc, char** argv) {
   std::int64_t actors = 1000, tokens = 200, hops = 100000;
   std::string dir = std::filesystem::temp_directory_path().string();
   std::string policy = "stealing", idle = "backoff";
-  app.add_option("--runs", runs, "Runs per level (median reported).")->capture_default_str();
+  app.footer(bench::warm_up_note);
+  app.add_option("--runs", runs, "Measured runs per level, after one untimed warm-up round (median reported).")
+      ->check(CLI::PositiveNumber)
+      ->capture_default_str();
   app.add_option("--workers", workers, "Worker threads.")->capture_default_str();
   app.add_option("--actors", actors, "forward: actors.")->capture_default_str();
   app.add_option("--tokens", tokens, "forward: tokens.")->capture_default_str();
@@ -67,11 +75,15 @@ int main(int argc, char** argv) {
   constexpr int configs = 5;
   level_result res[configs];
   bool ok = true;
-  for (int k = 0; k < runs; ++k) {
+  bench::warm_up_then_measure(runs, [&](bool timed) {
     for (int l = 0; l < configs; ++l) {  // interleaved: drift in the machine's speed hits every level alike
       trace_request t{levels[l] == trace_level::off ? "" : path, levels[l], l >= 3};
       run_result r = run_on_threads(s, t);
       ok = ok && r.ok();
+      if (!timed) {
+        std::filesystem::remove(path);
+        continue;
+      }
       res[l].rates.push_back(r.msgs_per_s());
       if (l >= 3) {
         std::filesystem::remove(path);
@@ -85,7 +97,7 @@ int main(int argc, char** argv) {
         std::filesystem::remove(path);
       }
     }
-  }
+  });
   // Overhead: the median over rounds of each round's own ratio to its untraced run, so
   // that the machine's drift between rounds (it is shared) cancels out.
   auto overhead = [&](int l) {
@@ -93,9 +105,10 @@ int main(int argc, char** argv) {
     for (int k = 0; k < runs; ++k) ratios.push_back(1.0 - res[l].rates[std::size_t(k)] / res[0].rates[std::size_t(k)]);
     return 100.0 * median(ratios);
   };
-  std::printf("forward: %lld actors, %lld tokens, %lld hops, %u workers, %s/%s; median of %d runs; traces in %s\n",
+  std::printf("forward: %lld actors, %lld tokens, %lld hops, %u workers, %s/%s; median of %d runs (after 1 warm-up "
+              "round); burn loop %.0f loops/us; traces in %s\n",
               static_cast<long long>(actors), static_cast<long long>(tokens), static_cast<long long>(hops), workers,
-              policy.c_str(), idle.c_str(), runs, dir.c_str());
+              policy.c_str(), idle.c_str(), runs, loops_per_us, dir.c_str());
   std::printf("%u hardware threads: the recorder's writer thread %s\n", std::thread::hardware_concurrency(),
               std::thread::hardware_concurrency() > workers ? "has a core of its own"
                                                             : "shares the workers' cores (no spare core)");
