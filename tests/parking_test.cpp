@@ -12,11 +12,18 @@
 using namespace twinsched;
 using P = thread_platform;
 
-TEST_CASE("an unpark before park is not lost: park returns at once" * doctest::timeout(10)) {
+TEST_CASE("an unpark before park is not lost: park returns at once, having consumed the one token" * doctest::timeout(10)) {
   P::parker p;
   p.unpark();
-  p.park();  // would hang if the token were lost
-  CHECK(true);
+  p.unpark();  // idempotent: still one token
+  // Would hang if the token were lost; the test's deadline (tests/doctest_main.cpp) turns
+  // that hang into a failure, so the deadline is the check that park returns.
+  p.park();
+  // park consumed the token, and the second unpark did not leave another: the next
+  // park_for finds none and waits for its whole timeout.
+  auto t0 = std::chrono::steady_clock::now();
+  p.park_for(2'000'000);
+  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(2));
 }
 
 TEST_CASE("park_for returns after its timeout when nobody wakes it" * doctest::timeout(10)) {
