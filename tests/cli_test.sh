@@ -51,13 +51,13 @@ expect 2 "$(whole --burst 1 $u32 4294967296)" sim --burst 4294967296
 expect 2 "$(whole --seed 0 $u64 -1)" run --seed -1
 expect 2 "$(whole --seed 0 $u64 18446744073709551616)" run --seed 18446744073709551616
 expect 2 "$(whole --seed 0 $u64 1.5)" sim --seed 1.5
-expect 2 "^twinsched: --cores takes N or a comma-separated list of N, each 1\\.\\.4096, not '5000'\$" sim --cores 5000
-expect 2 "^twinsched: --cores takes N or a comma-separated list of N, each 1\\.\\.4096, not '1,,2'\$" sim --cores 1,,2
-expect 2 "^twinsched: --cores takes N or a comma-separated list of N, each 1\\.\\.4096, not '2,'\$" sim --cores 2,
+expect 2 "^twinsched: --cores takes N or a comma-separated list of N, each 1\\.\\.256, not '5000'\$" sim --cores 5000
+expect 2 "^twinsched: --cores takes N or a comma-separated list of N, each 1\\.\\.256, not '1,,2'\$" sim --cores 1,,2
+expect 2 "^twinsched: --cores takes N or a comma-separated list of N, each 1\\.\\.256, not '2,'\$" sim --cores 2,
 expect 2 "^twinsched: --quantum-ns takes a number of simulated ns, 0 or more, not '-1'\$" sim --quantum-ns -1
 expect 2 "^twinsched: --time-limit takes a number of simulated seconds above 0, not '0'\$" sim --time-limit 0
 expect 2 "^twinsched: --time-limit takes a number of simulated seconds above 0, not 'inf'\$" sim --time-limit inf
-expect 2 "$(whole --cores 1 4096 0)" replay x.tst --cores 0
+expect 2 "$(whole --cores 1 256 0)" replay x.tst --cores 0
 expect 2 "$(whole --context 0 $u64 -1)" diff a.tst b.tst --context -1
 expect 2 "^twinsched: --tolerance takes a percentage such as 10% or a fraction such as 0\\.1, not 'lots'\$" diff a.tst b.tst --tolerance lots
 expect 2 "^twinsched: --tolerance takes a percentage such as 10% or a fraction such as 0\\.1, not '-5%'\$" validate --tolerance -5%
