@@ -1,4 +1,4 @@
-// The real platform: std::thread workers, std::atomic, futex-backed parking, the steady clock.
+// The real platform: std::thread workers, std::atomic, a parker on a mutex and condition variable (with an atomic fast path), the steady clock.
 #pragma once
 #include <atomic>
 #include <chrono>

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <csignal>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -18,6 +19,7 @@
 #include "models/policy/policies.hpp"
 #include "models/scheduler.hpp"
 #include "replay_policy.hpp"
+#include "runtime/live_runs.hpp"
 #include "sim_platform.hpp"
 #include "traces/scenario_text.hpp"
 
@@ -187,6 +189,14 @@ sim_result simulate(const scenario& s, const sim_options& o) {
     ::_exit(rc);  // no destructors: SimGrid's engine is never torn down
   }
   ::close(fd[1]);
+  // While it runs, a deadline that expires (runtime/deadline.hpp) says what it is and kills
+  // it, so that a hung simulation cannot outlive the process that waits for it.
+  live_runs::registration live(
+      [&] {
+        return "simulation process " + std::to_string(pid) + ": scenario " + s.name + ", policy " + s.sched.policy + ", " +
+               std::to_string(s.sched.workers) + " workers on " + std::to_string(o.cores) + " cores (0: the machine's)\n";
+      },
+      [pid] { ::kill(pid, SIGKILL); });
   std::string text;
   char buf[65536];
   for (;;) {

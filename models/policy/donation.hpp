@@ -12,7 +12,7 @@
 //
 // Per-sender order is NOT promised for groups that allow donation: a donated message may be
 // processed, on another member, before messages its sender sent earlier. Messages to actors
-// outside groups keep every guarantee (the runtime invariants in DESIGN.md).
+// outside groups keep every guarantee (the runtime invariants in docs/ARCHITECTURE.md).
 //
 // Protocol (worker w, after a message of group member A, which w owns)
 //   1. if A's backlog (mailbox.hpp `backlog`, counted up to threshold + 1) <= threshold: done
