@@ -11,6 +11,8 @@
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "traces/diff.hpp"
+#include "traces/diff_json.hpp"
+#include "traces/diff_text.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace twinsched::cli {

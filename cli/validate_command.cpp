@@ -13,6 +13,7 @@
 #include "scenarios/scenario_loader.hpp"
 #include "sim/run_sim.hpp"
 #include "traces/diff.hpp"
+#include "traces/diff_text.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace twinsched::cli {

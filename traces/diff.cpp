@@ -1,4 +1,4 @@
-// The trace diff: metrics from footers and one stats pass per trace, per-actor deliveries, a lockstep event walk.
+// The trace diff computed: metrics from footers and one stats pass per trace, per-actor deliveries, a lockstep walk.
 #include "diff.hpp"
 
 #include <algorithm>
@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <deque>
 #include <map>
-#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "format.hpp"
@@ -15,12 +14,6 @@
 
 namespace twinsched::traces {
 namespace {
-
-std::string hex(std::uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 /// "key = value" lines of a canonical scenario text, by "table.key".
 std::map<std::string, std::string> scenario_keys(const std::string& text) {
@@ -83,7 +76,7 @@ logical_check check_logical(const trace_footer& a, const trace_footer& b) {
   }
   c.groups = groups.size();
   auto got = [](const actor_stats& s) {
-    return std::to_string(s.delivered) + " messages (digest " + hex(s.digest) + ")";
+    return std::to_string(s.delivered) + " messages (digest " + hex_digits(s.digest) + ")";
   };
   auto note = [&](std::uint32_t id, const std::string& what) {
     if (!c.first_actor) {
@@ -154,21 +147,20 @@ divergence first_divergence(const trace_reader& a, const trace_reader& b, std::s
   }
 }
 
-std::string fmt(double v) {
-  char b[40];
-  const double m = std::fabs(v);
-  if (m != 0 && (m >= 1e7 || m < 1e-3))
-    std::snprintf(b, sizeof b, "%.4g", v);
-  else if (m >= 1000 || v == std::floor(v))
-    std::snprintf(b, sizeof b, "%.0f", v);
-  else
-    std::snprintf(b, sizeof b, "%.3f", v);
-  return b;
-}
-
 std::string worker_name(std::uint16_t w) { return w == outside_lane ? "out" : "w" + std::to_string(w); }
 
 }  // namespace
+
+std::string hex_digits(std::uint64_t v) {
+  char b[24];
+  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
+  return b;
+}
+
+std::optional<double> diff_metric::delta() const {
+  if (!a || !b) return std::nullopt;
+  return *b - *a;
+}
 
 std::optional<double> diff_metric::relative() const {
   if (!a || !b) return std::nullopt;
@@ -317,141 +309,6 @@ diff_report diff_traces(const trace_reader& ra, const trace_reader& rb, const di
         "--events compares anyway";
   }
   return d;
-}
-
-void print_diff(std::ostream& out, const diff_report& d) {
-  char line[256];
-  auto head = [&](const char* tag, const std::string& file, const trace_header& h) {
-    out << tag << "  " << file << ": " << h.scenario << ", " << h.backend << ", " << h.policy << "/" << h.idle << ", "
-        << h.workers << " workers, " << level_name(h.level) << " trace\n";
-  };
-  head("A", d.file_a, d.a);
-  head("B", d.file_b, d.b);
-  if (d.same_scenario) {
-    out << "scenario  the same (hash " << hex(d.a.scenario_hash) << ")\n";
-  } else {
-    out << "scenario  differs" << (d.same_workload ? " (same workload: same messages expected)" : "") << ":\n";
-    for (const auto& s : d.scenario_differences) out << "            " << s << '\n';
-  }
-  std::snprintf(line, sizeof line, "\n%-26s %16s %16s %14s %9s\n", "metric", "A", "B", "B - A", "rel");
-  out << line;
-  for (const auto& m : d.metrics) {
-    const std::string name = m.unit.empty() ? m.name : m.name + " (" + m.unit + ")";
-    const std::string a = m.a ? fmt(*m.a) : "-", b = m.b ? fmt(*m.b) : "-";
-    std::string delta = "-", rel = "-";
-    if (m.a && m.b) {
-      delta = (*m.b - *m.a >= 0 ? "+" : "") + fmt(*m.b - *m.a);
-      if (auto r = m.relative()) {
-        char rb[24];
-        std::snprintf(rb, sizeof rb, "%+.1f%%", *r * 100);
-        rel = rb;
-      } else {
-        rel = "new";
-      }
-    }
-    std::snprintf(line, sizeof line, "%-26s %16s %16s %14s %9s%s\n", name.c_str(), a.c_str(), b.c_str(), delta.c_str(),
-                  rel.c_str(), m.over ? "  > tolerance" : "");
-    out << line;
-  }
-  for (const auto& n : d.notes) out << "note: " << n << '\n';
-  out << "\nlogical equivalence  ";
-  switch (d.logical.state) {
-    case logical_check::verdict::equal:
-      out << "equal: " << d.logical.actors_a << " actors, same delivery counts and payload digests";
-      if (d.logical.groups) out << " (" << d.logical.groups << " groups of equal actors compared as wholes)";
-      out << '\n';
-      break;
-    case logical_check::verdict::differ:
-      out << "DIFFERS for " << d.logical.differing << " actors; first: " << d.logical.why << '\n';
-      break;
-    case logical_check::verdict::unavailable:
-      out << "not checked: " << d.logical.why << '\n';
-      break;
-  }
-  out << "first divergence     ";
-  if (!d.first.checked) {
-    out << "not checked: " << d.first.why_not << '\n';
-  } else if (d.first.identical) {
-    out << "none: the " << d.first.index << " events are identical\n";
-  } else {
-    out << "after " << d.first.index << " equal events\n";
-    for (const auto& e : d.first.before) out << "    = " << describe(e) << '\n';
-    for (const auto& e : d.first.after_a) out << "  A > " << describe(e) << '\n';
-    if (d.first.after_a.empty()) out << "  A > (end of trace)\n";
-    for (const auto& e : d.first.after_b) out << "  B > " << describe(e) << '\n';
-    if (d.first.after_b.empty()) out << "  B > (end of trace)\n";
-  }
-  if (d.tolerance) {
-    std::snprintf(line, sizeof line, "%g%%", *d.tolerance * 100);
-    out << "tolerance " << line << "        ";
-    if (!d.over_tolerance()) {
-      out << "every gated metric within it\n";
-    } else {
-      out << "exceeded by:";
-      for (const auto& m : d.metrics)
-        if (m.over) out << ' ' << m.name << ';';
-      out << '\n';
-    }
-  }
-}
-
-nlohmann::json diff_json(const diff_report& d) {
-  using nlohmann::json;
-  auto opt = [](const std::optional<double>& v) -> json { return v ? json(*v) : json(nullptr); };
-  json metrics = json::array();
-  for (const auto& m : d.metrics)
-    metrics.push_back({{"name", m.name},
-                       {"unit", m.unit},
-                       {"a", opt(m.a)},
-                       {"b", opt(m.b)},
-                       {"delta", m.a && m.b ? json(*m.b - *m.a) : json(nullptr)},
-                       {"relative", opt(m.relative())},
-                       {"gated", m.gated},
-                       {"over_tolerance", m.over}});
-  auto events = [](const std::vector<trace_event>& v) {
-    json a = json::array();
-    for (const auto& e : v)
-      a.push_back({{"time_ns", e.time_ns},
-                   {"worker", e.worker == outside_lane ? -1 : int(e.worker)},
-                   {"kind", kind_name(unsigned(e.kind))},
-                   {"actor", e.actor},
-                   {"message", e.message},
-                   {"other", e.other}});
-    return a;
-  };
-  const char* verdicts[] = {"equal", "differ", "unavailable"};
-  json logical = {{"verdict", verdicts[int(d.logical.state)]},
-                  {"detail", d.logical.why},
-                  {"actors_a", d.logical.actors_a},
-                  {"actors_b", d.logical.actors_b},
-                  {"groups", d.logical.groups},
-                  {"differing", d.logical.differing},
-                  {"first_actor", d.logical.first_actor ? json(*d.logical.first_actor) : json(nullptr)},
-                  {"first_group", d.logical.first_group ? json(*d.logical.first_group) : json(nullptr)}};
-  json first = {{"checked", d.first.checked}};
-  if (!d.first.checked)
-    first["why_not"] = d.first.why_not;
-  else {
-    first["identical"] = d.first.identical;
-    first["equal_events"] = d.first.index;
-    if (!d.first.identical) {
-      first["before"] = events(d.first.before);
-      first["a"] = events(d.first.after_a);
-      first["b"] = events(d.first.after_b);
-    }
-  }
-  return {{"a", d.file_a},
-          {"b", d.file_b},
-          {"same_scenario", d.same_scenario},
-          {"same_workload", d.same_workload},
-          {"scenario_differences", d.scenario_differences},
-          {"metrics", metrics},
-          {"notes", d.notes},
-          {"logical", logical},
-          {"first_divergence", first},
-          {"tolerance", d.tolerance ? json(*d.tolerance) : json(nullptr)},
-          {"over_tolerance", d.over_tolerance()},
-          {"exit_code", d.exit_code()}};
 }
 
 }  // namespace twinsched::traces

@@ -1,9 +1,9 @@
 // Comparing two traces: headline metrics side by side, logical equivalence, and the first diverging event.
+// The report printed: diff_text.hpp (text), diff_json.hpp (JSON).
 #pragma once
+#include <cstddef>
 #include <cstdint>
-#include <nlohmann/json_fwd.hpp>
 #include <optional>
-#include <ostream>
 #include <string>
 #include <vector>
 
@@ -17,13 +17,14 @@ struct diff_options {
   std::size_t context = 3;          ///< events shown around the first divergence
 };
 
-/// One row of the table. Relative difference is (b - a) / |a|.
+/// One row of the table, in the text and the JSON alike.
 struct diff_metric {
   std::string name, unit;
   std::optional<double> a, b;
   bool gated = true;  ///< counts toward --tolerance
   bool over = false;  ///< gated, and its relative difference exceeds the tolerance
-  std::optional<double> relative() const;
+  std::optional<double> delta() const;     ///< b - a, when both exist
+  std::optional<double> relative() const;  ///< (b - a) / |a|; none from 0 to something
 };
 
 /// Deliveries compared from the footers: each actor without a group on its own (count and
@@ -67,10 +68,11 @@ struct diff_report {
 /// lockstep. Throws trace_error on a damaged file.
 diff_report diff_traces(const trace_reader& a, const trace_reader& b, const diff_options& o);
 
-void print_diff(std::ostream& out, const diff_report& d);
-nlohmann::json diff_json(const diff_report& d);
-
-/// One event as one line: "1234567 ns  w1  run_begin  actor 17  msg 2:000123  other 0".
+/// One event as one line: "1234567 ns  w1  run_begin  actor 17  msg 2:000123  other 0" (the text
+/// report's divergence, replay_check's first difference).
 std::string describe(const trace_event& e);
+
+/// A hash or payload digest as 16 hex digits, as the diff's words show them.
+std::string hex_digits(std::uint64_t v);
 
 }  // namespace twinsched::traces
