@@ -1,8 +1,6 @@
 // Mailbox tests: FIFO per producer, exactly-once delivery under concurrent producers.
 #include <doctest/doctest.h>
 
-#include <atomic>
-#include <thread>
 #include <vector>
 
 #include "models/mailbox.hpp"
@@ -83,80 +81,4 @@ TEST_CASE("one producer's messages come out in push order, then the mailbox is e
   CHECK(box.empty());
 }
 
-TEST_CASE("concurrent producers: every envelope popped exactly once, each producer in order" *
-          doctest::test_suite("concurrency") * doctest::timeout(60)) {
-  constexpr int producers = 4, per = 50'000;
-  node dummy;
-  mailbox<P> box;
-  REQUIRE(box.try_claim(&dummy));  // owned, with a dummy: consumer-side tests start here
-  std::vector<node> es(std::size_t(producers) * per);
-  std::vector<std::thread> ts;
-  for (int p = 0; p < producers; ++p)
-    ts.emplace_back([&, p] {
-      for (int i = 0; i < per; ++i) {
-        auto& e = es[std::size_t(p) * per + i];
-        e.id = (std::uint64_t(p) << 32) | std::uint64_t(i);
-        box.push(&e);
-      }
-    });
-  std::vector<std::int64_t> last(producers, -1);
-  std::size_t got = 0, busy = 0;
-  while (got < es.size()) {
-    node *e = nullptr, *spent = nullptr;
-    auto st = box.pop(e, spent);
-    if (st != mailbox<P>::pop_status::item) {
-      busy += st == mailbox<P>::pop_status::busy;
-      continue;
-    }
-    auto id = e->id;
-    int p = int(id >> 32);
-    std::int64_t i = std::int64_t(id & 0xffffffff);
-    REQUIRE(i == last[std::size_t(p)] + 1);
-    last[std::size_t(p)] = i;
-    ++got;
-  }
-  for (auto& t : ts) t.join();
-  node *e = nullptr, *spent = nullptr;
-  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
-  MESSAGE("consumer saw a producer mid-push " << busy << " times");
-}
-
-TEST_CASE("pushes racing the owner going idle: exactly one side schedules, no message is stranded" *
-          doctest::test_suite("concurrency") * doctest::timeout(60)) {
-  // The actor protocol (actor.hpp) with the run queue reduced to a counter: a push that
-  // finds the actor idle hands it to the consumer thread; the consumer drains it and goes
-  // idle again. Every hand-over must meet exactly one going-idle, and every message must
-  // be popped once: a lost hand-over would leave messages unpopped (the test would hang
-  // into its timeout); a doubled one would make `handed` exceed the idle count.
-  constexpr int producers = 3, per = 40'000;
-  mailbox<P> box;  // idle: the first push hands the actor over
-  std::vector<node> es(std::size_t(producers) * per);
-  std::atomic<int> handed{0};
-  std::vector<std::thread> ts;
-  for (int p = 0; p < producers; ++p)
-    ts.emplace_back([&, p] {
-      for (int i = 0; i < per; ++i)
-        if (box.push(&es[std::size_t(p) * per + std::size_t(i)])) handed.fetch_add(1, std::memory_order_release);
-    });
-  std::size_t got = 0;
-  int idles = 1;  // the mailbox starts idle
-  while (got < es.size()) {
-    while (handed.load(std::memory_order_acquire) < idles) std::this_thread::yield();  // not ours: wait
-    REQUIRE(handed.load() == idles);  // one hand-over per idle spell, never two
-    for (;;) {  // we own the actor: drain, then try to go idle
-      node *e = nullptr, *spent = nullptr;
-      auto st = box.pop(e, spent);
-      if (st == mailbox<P>::pop_status::item) {
-        ++got;
-        continue;
-      }
-      node* last = nullptr;
-      if (st == mailbox<P>::pop_status::empty && box.try_idle(last)) break;
-    }
-    ++idles;
-  }
-  for (auto& t : ts) t.join();
-  CHECK(got == es.size());
-  CHECK(handed.load() == idles - 1);  // the last idle spell lasts to the end
-  CHECK(box.empty());
-}
+// The concurrent tests of this protocol run on both platforms: tests/protocols_test.cpp.

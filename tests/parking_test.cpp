@@ -1,9 +1,7 @@
 // Parking tests: a token deposited before park is kept; the announce/re-check/park protocol never loses a wake-up.
 #include <doctest/doctest.h>
 
-#include <atomic>
 #include <chrono>
-#include <thread>
 
 #include "interleave_platform.hpp"
 #include "models/parking.hpp"
@@ -33,38 +31,7 @@ TEST_CASE("park_for returns after its timeout when nobody wakes it" * doctest::t
   CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(2));
 }
 
-// A producer hands items one at a time to a consumer that parks (without timeout) whenever
-// it sees none. A lost wake-up leaves the consumer parked forever: the test times out.
-TEST_CASE("a consumer that parks between items never misses one (no lost wake-up)" *
-          doctest::test_suite("concurrency") * doctest::timeout(60)) {
-  constexpr int rounds = 100'000;
-  parking<P> park(2);
-  std::atomic<int> available{0};
-  int consumed = 0;
-  std::thread consumer([&] {
-    while (consumed < rounds) {
-      if (available.load() > 0) {
-        available.fetch_sub(1);
-        ++consumed;
-        continue;
-      }
-      park.announce(1);
-      if (available.load() > 0) {
-        park.cancel(1);
-        continue;
-      }
-      park.park(1);
-      park.cancel(1);
-    }
-  });
-  for (int i = 0; i < rounds; ++i) {
-    available.fetch_add(1);
-    park.wake(1, 0);
-    if (i % 64 == 0) std::this_thread::yield();
-  }
-  consumer.join();
-  CHECK(consumed == rounds);
-}
+// The concurrent test of this protocol runs on both platforms: tests/protocols_test.cpp.
 
 // ---- every interleaving of a waker into a sleeper's announce (tests/interleave_platform.hpp) ----
 
