@@ -1,0 +1,149 @@
+// The simulator's cost model: the machine's costs, the coherence state of a cache line, and how charges become simulated time.
+//
+// The overview in sim_platform.hpp says what is charged; this file is where the charging
+// happens. read() and write() charge one access to a line, transfer() prices moving a line
+// between two cores, point() decides when a worker pays, flush() (cost_model.cpp) pays with one
+// simcall. The other terms (lock hand-off, park, unpark, wake-up, migration, queue_op, spin,
+// yield) are added to the same pending charge by sim_sync.hpp and sim_platform.hpp. Each term
+// is checked on its own, in simulated time, by tests/sim_cost_model_test.cpp.
+//
+// Time
+//   A worker's local time is the simulated clock when it last resumed plus its pending
+//   charges; now_ns() returns it (monotonic per worker). Interleaving (sim_config::fine):
+//     coarse (default)  a worker yields at a platform operation only once its pending charge
+//                       reached the machine's quantum_ns, and whenever it blocks (a held lock,
+//                       park). Workers thus run ahead of the clock by at most one quantum; the
+//                       line and lock "free at" times keep contention right within it.
+//     fine              every atomic operation, fence and lock is a scheduling point (yields
+//                       even with nothing to pay): slow, for exploring interleavings.
+//   spin_pause() and yield_now() always add cost, so a polling loop advances the clock (a
+//   loop of bare this_actor::yield() never would).
+#pragma once
+#include <array>
+#include <cstdint>
+
+#include "models/rng.hpp"
+
+namespace twinsched::sim_detail {
+
+/// The modeled cores holding a valid copy of a line: one bit per core, exact up to
+/// max_cores (sim_platform rejects a larger machine rather than alias cores).
+class core_set {
+ public:
+  static constexpr unsigned max_cores = 256;
+  bool has(int core) const { return (w_[unsigned(core) / 64] >> (unsigned(core) % 64)) & 1u; }
+  void add(int core) { w_[unsigned(core) / 64] |= std::uint64_t(1) << (unsigned(core) % 64); }
+  void clear() { w_ = {}; }
+  /// Only `core`, or nobody if core < 0.
+  void only(int core) {
+    w_ = {};
+    if (core >= 0) add(core);
+  }
+  /// True if a core other than `core` holds a copy.
+  bool any_but(int core) const {
+    for (unsigned i = 0; i < words; ++i) {
+      std::uint64_t w = w_[i];
+      if (core >= 0 && unsigned(core) / 64 == i) w &= ~(std::uint64_t(1) << (unsigned(core) % 64));
+      if (w) return true;
+    }
+    return false;
+  }
+
+ private:
+  static constexpr unsigned words = max_cores / 64;
+  std::array<std::uint64_t, words> w_{};
+};
+
+/// The coherence state of the cache line an atomic object stands for.
+struct line_state {
+  std::int32_t writer = -1;  ///< core that last wrote it; -1: not written inside the run yet
+  core_set sharers;          ///< cores holding a valid copy
+  double free_at = 0;        ///< simulated ns until which a transfer keeps the line busy
+};
+
+/// One S4U actor this platform runs: a worker, or the driver (worker = core = -1).
+struct actor_state {
+  int worker = -1;
+  int core = -1;
+  int socket = 0;
+  bool shared_core = false;  ///< more than one worker on this core: pay with execute()
+  double base_ns = 0;        ///< simulated clock at the last resume
+  double pending_ns = 0;     ///< charged, not yet paid
+  bool parked = false;       ///< blocked in a parker (for the hang report)
+  bool finished = false;     ///< its function returned
+};
+
+/// The one simulation of this process (SimGrid's engine exists once per process).
+struct state {
+  actor_state* cur = nullptr;
+  bool fine = false;
+  bool aborting = false;
+  double quantum = 1000;
+  std::uint32_t cores_per_socket = 1;
+  double clock_ghz = 1;
+  // costs, ns
+  double load = 0, store = 0, rmw = 0, fence = 0, same = 0, cross = 0, per_kib = 0, handoff = 0, queue_op = 0,
+         park = 0, unpark = 0, wake = 0, spin = 0, yield = 0;
+  std::uint64_t hash = 0xcbf29ce484222325ull;  ///< event hash: every yield, block, wake, trace event
+  std::uint64_t flushes = 0, blocks = 0;
+};
+extern state g;
+
+/// After every simcall: `me` runs again; restores its identity (g.cur), reads the clock into
+/// its base_ns and folds the resume into the event hash (out of line).
+void resume(actor_state* me);
+/// Pays the running actor's pending charge with one simcall and resumes (out of line).
+void flush();
+/// Blocks the running actor forever (after an abort); never returns to models/ code.
+[[noreturn]] void halt();
+
+inline void mix(std::uint64_t x) { g.hash = splitmix64(g.hash ^ x); }
+
+/// A scheduling point: in fine mode always, in coarse mode once a quantum is pending.
+inline void point() {
+  actor_state* me = g.cur;
+  if (me->core < 0) return;  // the driver: setup and collection happen outside simulated time
+  if (g.fine || me->pending_ns >= g.quantum || g.aborting) flush();
+}
+
+inline double local_ns(const actor_state* me) { return me->base_ns + me->pending_ns; }
+inline double transfer(int from, int to) {
+  return std::uint32_t(from) / g.cores_per_socket == std::uint32_t(to) / g.cores_per_socket ? g.same : g.cross;
+}
+
+/// A read of line `l` by the running worker.
+inline void read(line_state& l) {
+  actor_state* me = g.cur;
+  if (me->core < 0) return;
+  double c = g.load;
+  if (l.writer >= 0 && l.writer != me->core && !l.sharers.has(me->core)) {
+    c += transfer(l.writer, me->core);
+    l.sharers.add(me->core);
+  }
+  me->pending_ns += c;
+}
+
+/// A write (store or RMW costing `op`) of line `l` by the running worker: takes the line
+/// exclusively, waiting while another transfer of it is in flight.
+inline void write(line_state& l, double op) {
+  actor_state* me = g.cur;
+  if (me->core < 0) {
+    l.writer = -1;
+    l.sharers.clear();
+    return;
+  }
+  double c = op;
+  bool remote = (l.writer >= 0 && l.writer != me->core) || l.sharers.any_but(me->core);
+  if (remote) {
+    double t = l.writer >= 0 && l.writer != me->core ? transfer(l.writer, me->core) : g.same;
+    double now = local_ns(me);
+    double start = l.free_at > now ? l.free_at : now;
+    c += (start - now) + t;
+    l.free_at = start + t;
+  }
+  me->pending_ns += c;
+  l.writer = me->core;
+  l.sharers.only(me->core);
+}
+
+}  // namespace twinsched::sim_detail

@@ -1,0 +1,94 @@
+// The sync primitives' out-of-line parts: a mutex waiting on a holder that yielded, a parker blocking and waking in simulated time.
+#include "sim_sync.hpp"
+
+#include <mutex>
+
+#include <simgrid/s4u.hpp>
+
+namespace sg = simgrid::s4u;
+
+namespace twinsched::sim_detail {
+
+struct mutex::s4u_parts {
+  sg::MutexPtr m = sg::Mutex::create();
+  sg::ConditionVariablePtr cv = sg::ConditionVariable::create();
+};
+mutex::~mutex() { delete s4u_; }
+
+void mutex::block() {
+  // The holder yielded inside its critical section. Pay what we owe, then wait in simulated time.
+  actor_state* me = g.cur;
+  if (!s4u_) s4u_ = new s4u_parts;
+  if (me->core >= 0) flush();
+  while (held_) {
+    ++g.blocks;
+    mix(0x6c6f636bull ^ std::uint64_t(me->worker + 1));
+    ++waiters_;
+    {
+      std::unique_lock<sg::Mutex> lk(*s4u_->m);
+      if (held_) s4u_->cv->wait(lk);  // no switch between this check and the wait simcall
+    }
+    --waiters_;
+    resume(me);
+    if (g.aborting) halt();
+  }
+}
+
+void mutex::wake() {
+  actor_state* me = g.cur;
+  if (me->core >= 0) flush();  // the release happens at our local time
+  if (waiters_ && s4u_) s4u_->cv->notify_one();
+  resume(me);
+}
+
+struct parker::s4u_parts {
+  sg::MutexPtr m = sg::Mutex::create();
+  sg::ConditionVariablePtr cv = sg::ConditionVariable::create();
+};
+parker::~parker() { delete s4u_; }
+
+void parker::block(double ns) {
+  actor_state* me = g.cur;
+  if (me->core >= 0) {
+    me->pending_ns += g.park;
+    flush();  // an unpark may land while we pay
+  }
+  if (token_) {
+    token_ = false;
+    return;
+  }
+  if (!s4u_) s4u_ = new s4u_parts;
+  ++g.blocks;
+  me->parked = true;
+  bool blocked = false;
+  {
+    std::unique_lock<sg::Mutex> lk(*s4u_->m);
+    double deadline = sg::Engine::get_clock() + ns * 1e-9;
+    waiting_ = true;  // set after the lock simcall: nothing runs between here and the wait
+    while (!token_ && !g.aborting) {
+      blocked = true;
+      if (ns < 0) s4u_->cv->wait(lk);
+      else if (s4u_->cv->wait_until(lk, deadline) == std::cv_status::timeout) break;
+    }
+    waiting_ = false;
+  }
+  me->parked = false;
+  token_ = false;
+  if (blocked && g.wake > 0 && !g.aborting) sg::this_actor::sleep_for(g.wake * 1e-9);  // the OS wakes us up
+  resume(me);
+  mix(0x7061726bull ^ (std::uint64_t(me->worker + 1) << 8) ^ std::uint64_t(blocked));
+  if (g.aborting) halt();
+}
+
+void parker::notify() {
+  actor_state* me = g.cur;
+  if (me->core >= 0) {
+    me->pending_ns += g.unpark;  // the futex wake syscall, paid by the waker
+    flush();
+  }
+  // The sleeper may have timed out while we paid; notifying nobody is harmless.
+  if (waiting_ && s4u_) s4u_->cv->notify_one();
+  resume(me);
+}
+
+}  // namespace twinsched::sim_detail
