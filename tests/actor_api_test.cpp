@@ -7,6 +7,7 @@
 
 #include "models/behavior.hpp"
 #include "runtime/run_threads.hpp"
+#include "sim/run_sim.hpp"
 
 using namespace twinsched;
 
@@ -72,6 +73,34 @@ TEST_CASE("messages from one sender to one receiver are processed in send order"
       fifo_workload w;
       run_result r = run_on_threads(config(policy, workers), w);
       CHECK(r.checksum == r.reference);  // no violation, everything received
+      CHECK(r.ok());
+    }
+}
+
+// The same invariant in simulation: the workload registered by name runs through simulate().
+const bool fifo_registered = register_workload(
+    {"test-fifo", "senders number their messages; receivers count order violations", {},
+     [](const workload_params&, std::uint64_t) { return std::make_unique<fifo_workload>(); }});
+
+TEST_CASE("messages from one sender to one receiver are processed in send order, in simulation too" *
+          doctest::test_suite("sim") * doctest::timeout(300)) {
+  REQUIRE(fifo_registered);
+  for (const auto& policy : policy_names())
+    for (std::uint32_t workers : {1u, 2u, 4u}) {
+      CAPTURE(policy);
+      CAPTURE(workers);
+      scenario s;
+      s.name = "fifo-in-sim";
+      s.workload = "test-fifo";
+      s.sched = config(policy, workers);
+      sim_options o;
+      o.cores = 2;
+      if (policy == "donation") {  // a scenario must give donation a group (whose order it does not keep)
+        CHECK_THROWS_AS(simulate(s, o), config_error);
+        continue;
+      }
+      sim_result r = simulate(s, o);
+      CHECK(r.run.checksum == r.run.reference);  // no violation, everything received
       CHECK(r.ok());
     }
 }
