@@ -57,8 +57,12 @@
 
 namespace twinsched {
 
+// The wrapper derives from the recorded policy: every hook it does not change (on_spawn, push,
+// add_stats, after_message, on_idle, slots, park_limit_ns) is the inner policy's own, with
+// its capabilities; it replaces pop, has_work, queued, describe and try_retire, and adds
+// turn_burst (forces_turns).
 template <class Inner>
-class replay_policy {
+class replay_policy : public Inner {
   using P = sim_platform;
   using cell = actor_cell<P>;
 
@@ -70,19 +74,17 @@ class replay_policy {
                                     .forces_turns = true};
 
   replay_policy(const policy_setup<P>& s, replay_script& script)
-      : inner_(s), park_(s.park), script_(script), slots_(slot_count(s.config)), initial_(s.config.workers),
+      : Inner(s), park_(s.park), script_(script), slots_(slot_count(s.config)), initial_(s.config.workers),
         burst_(s.config.burst), state_(slots_), out_of_order_(slots_) {}
 
-  void on_spawn(cell& a, int by) { inner_.on_spawn(a, by); }
 
-  void push(int from, cell& a, push_reason why) { inner_.push(from, a, why); }
 
   cell* pop(unsigned w, worker_stats& st) {
     state_[w].started = true;
     state_[w].retired = false;  // adaptive reuses a retired worker's slot for a new thread
     stop_waiting(w);  // a worker inside pop is never counted as waiting
     if (mode_ == mode::match) {
-      cell* a = inner_.pop(w, st);  // may yield to other workers: re-read every field after it
+      cell* a = Inner::pop(w, st);  // may yield to other workers: re-read every field after it
       if (!a) return nullptr;
       if (mode_ == mode::match) {
         const recorded_turn* want = script_.peek(w);
@@ -95,57 +97,34 @@ class replay_policy {
   }
 
   bool has_work(unsigned w) const {
-    if (mode_ == mode::match) return inner_.has_work(w);
-    if (mode_ == mode::free) return !held_.empty() || inner_.has_work(w);
+    if (mode_ == mode::match) return Inner::has_work(w);
+    if (mode_ == mode::free) return !held_.empty() || Inner::has_work(w);
     const recorded_turn* want = script_.peek(w);
-    if (!want) return earliest() == slots_ || inner_.has_work(w);
-    return ((earliest() == w || out_of_order_ == w) && held_.count(want->actor)) || inner_.has_work(w);
+    if (!want) return earliest() == slots_ || Inner::has_work(w);
+    return ((earliest() == w || out_of_order_ == w) && held_.count(want->actor)) || Inner::has_work(w);
   }
 
   /// The turn just popped processes as many messages as its recording did (worker.hpp).
   std::uint32_t turn_burst(unsigned w) const { return state_[w].limit ? state_[w].limit : burst_; }
 
-  std::size_t queued() const { return inner_.queued() + held_.size(); }
+  std::size_t queued() const { return Inner::queued() + held_.size(); }
   void describe(std::string& out) const {
-    inner_.describe(out);
+    Inner::describe(out);
     out += "  replay: " + std::to_string(held_.size()) + " actors held for their recorded turns\n";
   }
 
-  void add_stats(unsigned w, worker_stats& st) const { inner_.add_stats(w, st); }
-
-  // ---- the inner policy's capabilities, passed through when it declares them (policy.hpp) ----
-
-  void after_message(policy_port<P>& port, cell& a)
-    requires(Inner::caps.observes_work)
-  {
-    inner_.after_message(port, a);
-  }
-  void on_idle(policy_port<P>& port)
-    requires(Inner::caps.observes_work)
-  {
-    inner_.on_idle(port);
-  }
-  static unsigned slots(const scheduler_config& c)
-    requires(Inner::caps.scales_workers)
-  {
-    return Inner::slots(c);
-  }
+  /// scales_workers (when the inner policy has it): a waiting worker must not retire.
   bool try_retire(policy_port<P>& port)
     requires(Inner::caps.scales_workers)
   {
     // a worker that waits for a scripted actor must not retire: it would never run it
     if (mode_ == mode::forced && state_[port.index()].waiting) return false;
-    bool r = inner_.try_retire(port);
+    bool r = Inner::try_retire(port);
     if (r) {
       state_[port.index()].retired = true;
       stop_waiting(port.index());
     }
     return r;
-  }
-  std::uint64_t park_limit_ns(unsigned w) const
-    requires(Inner::caps.scales_workers)
-  {
-    return inner_.park_limit_ns(w);
   }
 
  private:
@@ -221,7 +200,7 @@ class replay_policy {
           return take(w, a);
         }
       }
-      if (cell* a = inner_.pop(w, st)) {  // drain what w can reach into held_
+      if (cell* a = Inner::pop(w, st)) {  // drain what w can reach into held_
         hold(w, a);
         continue;
       }
@@ -257,7 +236,7 @@ class replay_policy {
       held_.erase(it);
       return free_turn(w, a);
     }
-    cell* a = inner_.pop(w, st);
+    cell* a = Inner::pop(w, st);
     return a ? free_turn(w, a) : nullptr;
   }
 
@@ -328,7 +307,6 @@ class replay_policy {
       if (v != w) park_.wake(v, int(w));
   }
 
-  Inner inner_;
   parking<P>& park_;
   replay_script& script_;
   unsigned slots_, initial_;
