@@ -22,6 +22,7 @@ struct sim_platform::impl {
   std::vector<sg::ActorPtr> actors;
   std::vector<std::uint32_t> per_core;
   double time_limit_s = 3600;
+  double driver_done_s = 0;  // simulated clock when the driver returned
   bool driver_done = false;
   bool ran = false;
 };
@@ -90,6 +91,7 @@ void sim_platform::run(std::function<void()> driver) {
     sim_detail::resume(&I->driver);
     try {
       driver();
+      I->driver_done_s = sg::Engine::get_clock();
       I->driver_done = true;
     } catch (const simgrid::ForcefulKillException&) {
       throw;
@@ -106,7 +108,8 @@ void sim_platform::run(std::function<void()> driver) {
     for (;;) sg::this_actor::sleep_for(1e6);
   })->daemonize();
   I->engine->run_until(I->time_limit_s);
-  stats_.sim_ns = (g.aborting ? abort_clock_s_ : sg::Engine::get_clock()) * 1e9;
+  // run_until leaves the clock at the limit even when the driver returned long before it.
+  stats_.sim_ns = (g.aborting ? abort_clock_s_ : I->driver_done ? I->driver_done_s : sg::Engine::get_clock()) * 1e9;
   if (!I->driver_done && !g.aborting) {
     unsigned parked = 0, running = 0;
     for (auto& w : I->workers)

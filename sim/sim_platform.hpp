@@ -56,7 +56,7 @@ struct sim_config {
 
 /// What a simulation run counted besides the scheduler's result.
 struct sim_stats {
-  double sim_ns = 0;            ///< simulated time when the engine stopped
+  double sim_ns = 0;            ///< simulated time when the driver returned, the run was aborted, or the limit hit
   std::uint64_t event_hash = 0; ///< hash of every yield, block, wake and trace event, in order
   std::uint64_t flushes = 0;    ///< simcalls that paid pending charges
   std::uint64_t blocks = 0;     ///< times a worker blocked (lock or park)
