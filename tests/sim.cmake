@@ -2,6 +2,7 @@
 add_executable(sim_tests
   ${CMAKE_CURRENT_LIST_DIR}/doctest_main.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_machine_test.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/sim_cost_model_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_determinism_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_parity_test.cpp
   ${CMAKE_CURRENT_LIST_DIR}/sim_findings_test.cpp

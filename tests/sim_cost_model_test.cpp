@@ -1,0 +1,810 @@
+// The simulator's cost terms, each on its own: a tiny scenario on sim_platform whose simulated time must equal the machine's cost for that term.
+//
+// The probe machine gives every cost its own round number of nanoseconds (at 1 GHz), so a
+// term charged in place of another, twice, or not at all shows up as a wrong sum. It has
+// two sockets of two cores: workers 0 and 1 run on socket 0, worker 2 on socket 1. Its
+// quantum is far longer than any scenario, so a worker pays its charges (yields to the
+// simulation) only where a scenario makes it: between two readings of now_ns() nothing is
+// charged but the operations in between, and the difference is exact (only the case on the
+// shipped xeon model, whose costs are fractions of a ns, allows 1 ns for now_ns()'s rounding).
+//
+// SimGrid's engine exists once per process, so every case that simulates does it in a
+// forked child (in_child), which sends back a small struct of measured times; the parent
+// checks them. Workers order themselves with a plain bool (they never run at the same
+// time) and await(), which yields until it is set: the yields advance the waiting worker's
+// clock, but before its measured window. Objects the workers share live in the driver, as
+// a scheduler does, so they are made and destroyed inside the simulation.
+#include <doctest/doctest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>  // std::memory_order
+#include <cerrno>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+
+#include "sim/machine_model.hpp"
+#include "sim/sim_platform.hpp"
+
+using namespace twinsched;
+
+TEST_SUITE_BEGIN("sim cost model");
+
+namespace {
+
+/// The probe machine's costs, ns. Distinct, so that no term can pass for another.
+namespace cost {
+constexpr std::int64_t load = 1, store = 2, rmw = 5, fence = 10, queue_op = 20, spin = 40, handoff = 50, same = 100,
+                       cross = 300, yield = 700, per_kib = 1000, park = 2000, unpark = 3000, wake = 7000;
+}
+
+std::string probe_machine_text() {
+  std::string t = "name = \"cost-probe\"\n[topology]\nsockets = 2\ncores_per_socket = 2\nclock_ghz = 1\n[costs]\n";
+  auto set = [&](const char* key, std::int64_t ns) { t += std::string(key) + "_ns = " + std::to_string(ns) + "\n"; };
+  set("atomic_load", cost::load);
+  set("atomic_store", cost::store);
+  set("atomic_rmw", cost::rmw);
+  set("fence", cost::fence);
+  set("line_transfer_same_socket", cost::same);
+  set("line_transfer_cross_socket", cost::cross);
+  set("migration_per_kib", cost::per_kib);
+  set("lock_handoff", cost::handoff);
+  set("queue_op", cost::queue_op);
+  set("park", cost::park);
+  set("unpark", cost::unpark);
+  set("wake_latency", cost::wake);
+  set("spin", cost::spin);
+  set("yield", cost::yield);
+  t += "[simulation]\nquantum_ns = 1e9\n";  // one simulated second: no scenario here comes near it
+  return t;
+}
+
+machine_model probe_machine() { return parse_machine(probe_machine_text(), "cost-probe.toml"); }
+
+/// What a child sends back: its measurements, or why it could not take them.
+template <class R>
+struct child_report {
+  bool ok = false;
+  char error[1024] = {};
+  R value{};
+};
+
+/// Runs `simulation` (which builds a sim_platform, runs it and returns what it measured) in
+/// a forked child process, and returns the measurements. SimGrid's engine can be created
+/// only once per process, so each case's simulation needs a process of its own.
+template <class R, class F>
+R in_child(F simulation) {
+  static_assert(std::is_trivially_copyable_v<R>);
+  int fd[2];
+  REQUIRE(::pipe(fd) == 0);
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::close(fd[0]);
+    child_report<R> rep;
+    try {
+      rep.value = simulation();
+      rep.ok = true;
+    } catch (const std::exception& e) {
+      std::snprintf(rep.error, sizeof rep.error, "%s", e.what());
+    }
+    const char* p = reinterpret_cast<const char*>(&rep);
+    std::size_t left = sizeof rep;
+    while (left > 0) {
+      ssize_t n = ::write(fd[1], p, left);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) ::_exit(4);
+      p += n;
+      left -= std::size_t(n);
+    }
+    ::_exit(0);  // no destructors: SimGrid's engine is never torn down
+  }
+  ::close(fd[1]);
+  child_report<R> rep;
+  char* p = reinterpret_cast<char*>(&rep);
+  std::size_t got = 0;
+  while (got < sizeof rep) {
+    ssize_t n = ::read(fd[0], p + got, sizeof rep - got);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    got += std::size_t(n);
+  }
+  ::close(fd[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  std::string how = WIFSIGNALED(status) ? "died of signal " + std::to_string(WTERMSIG(status))
+                                        : "exited with code " + std::to_string(WEXITSTATUS(status));
+  REQUIRE_MESSAGE(got == sizeof rep, "the simulation process ", how, " without a full report");
+  REQUIRE_MESSAGE(rep.ok, "the simulation failed: ", rep.error);
+  return rep.value;
+}
+
+/// Simulates on `m` with `driver` as the driver (it starts and joins the workers) and
+/// returns the run's stats; throws with the run's errors if it failed or hung.
+template <class F>
+sim_stats simulate(const machine_model& m, F driver) {
+  sim_config c;
+  c.time_limit_s = 0.01;  // a scenario whose await() never ends stops here, in simulated time
+  sim_platform plat(m, c);
+  plat.run([&] { driver(plat); });
+  if (plat.stats().aborted) {
+    std::string why = "the simulation did not finish:";
+    for (const auto& e : plat.stats().errors) why += " " + e;
+    throw std::runtime_error(why);
+  }
+  return plat.stats();
+}
+template <class F>
+sim_stats simulate(F driver) {
+  return simulate(probe_machine(), driver);
+}
+
+std::int64_t now(const sim_platform& plat) { return std::int64_t(plat.now_ns()); }
+
+/// Yields until another worker sets `flag`. Workers never run at the same time, so a plain
+/// bool is enough; yield_now() advances this worker's clock and lets the others run.
+void await(sim_platform& plat, const bool& flag) {
+  while (!flag) plat.yield_now();
+}
+
+/// The simulated ns one call of `op` took on the calling worker.
+template <class F>
+std::int64_t timed(const sim_platform& plat, F op) {
+  std::int64_t begin = now(plat);
+  op();
+  return now(plat) - begin;
+}
+
+constexpr auto relaxed = std::memory_order_relaxed;
+
+}  // namespace
+
+TEST_CASE("the probe machine gives every cost term its own value") {
+  machine_model m = probe_machine();
+  CHECK(m.sockets == 2);
+  CHECK(m.cores_per_socket == 2);
+  std::string text = probe_machine_text();
+  for (const auto& key : machine_cost_keys()) {
+    CAPTURE(key);
+    CHECK(text.find("\n" + key + "_ns = ") != std::string::npos);  // a new term needs a value and a test here
+  }
+  std::set<double> values{m.atomic_load, m.atomic_store, m.atomic_rmw, m.fence, m.line_same_socket,
+                          m.line_cross_socket, m.migration_per_kib, m.lock_handoff, m.queue_op, m.park,
+                          m.unpark, m.wake_latency, m.spin, m.yield};
+  CHECK(values.size() == machine_cost_keys().size());
+}
+
+// ---- loads, stores, read-modify-writes, fences: lines this core holds ----
+
+TEST_CASE("a load of a line this core holds costs one atomic load") {
+  struct times {
+    std::int64_t own, unwritten;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::atomic<int> x, never_written;
+      plat.start_worker(0, [&] {
+        x.store(1, relaxed);
+        r.own = timed(plat, [&] { (void)x.load(); });
+        r.unwritten = timed(plat, [&] { (void)never_written.load(); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.own == cost::load);
+  CHECK(t.unwritten == cost::load);
+}
+
+TEST_CASE("a relaxed or release store costs atomic_store, and a seq_cst store costs an RMW (it is an xchg)") {
+  struct times {
+    std::int64_t first, relaxed_store, release_store, seq_cst_store;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::atomic<int> x;
+      plat.start_worker(0, [&] {
+        r.first = timed(plat, [&] { x.store(1, relaxed); });  // a line nobody wrote in the run yet: no transfer
+        r.relaxed_store = timed(plat, [&] { x.store(2, relaxed); });
+        r.release_store = timed(plat, [&] { x.store(3, std::memory_order_release); });
+        r.seq_cst_store = timed(plat, [&] { x.store(4); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.first == cost::store);
+  CHECK(t.relaxed_store == cost::store);
+  CHECK(t.release_store == cost::store);
+  CHECK(t.seq_cst_store == cost::rmw);
+}
+
+TEST_CASE("exchange, compare-exchange (successful or not), fetch_add and fetch_sub each cost one RMW") {
+  struct times {
+    std::int64_t exchange, cas_success, cas_failure, cas_weak, fetch_add, fetch_sub;
+    int final_value;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::atomic<int> x;
+      plat.start_worker(0, [&] {
+        r.exchange = timed(plat, [&] { (void)x.exchange(1); });
+        int expected = 1;
+        r.cas_success = timed(plat, [&] { (void)x.compare_exchange_strong(expected, 2); });
+        expected = 7;
+        r.cas_failure = timed(plat, [&] { (void)x.compare_exchange_strong(expected, 3); });
+        expected = 2;
+        r.cas_weak = timed(plat, [&] { (void)x.compare_exchange_weak(expected, 4); });
+        r.fetch_add = timed(plat, [&] { (void)x.fetch_add(10); });
+        r.fetch_sub = timed(plat, [&] { (void)x.fetch_sub(1); });
+        r.final_value = x.load();
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.exchange == cost::rmw);
+  CHECK(t.cas_success == cost::rmw);
+  CHECK(t.cas_failure == cost::rmw);  // lock cmpxchg takes the line exclusively, success or not
+  CHECK(t.cas_weak == cost::rmw);
+  CHECK(t.fetch_add == cost::rmw);
+  CHECK(t.fetch_sub == cost::rmw);
+  CHECK(t.final_value == 13);  // the operations did what they say: 1, 2, (7 failed), 4, 14, 13
+}
+
+TEST_CASE("a seq_cst fence costs fence, and acquire, release and acq_rel fences are free") {
+  struct times {
+    std::int64_t seq_cst, acquire, release, acq_rel;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        r.seq_cst = timed(plat, [] { sim_platform::fence(std::memory_order_seq_cst); });
+        r.acquire = timed(plat, [] { sim_platform::fence(std::memory_order_acquire); });
+        r.release = timed(plat, [] { sim_platform::fence(std::memory_order_release); });
+        r.acq_rel = timed(plat, [] { sim_platform::fence(std::memory_order_acq_rel); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.seq_cst == cost::fence);
+  CHECK(t.acquire == 0);
+  CHECK(t.release == 0);
+  CHECK(t.acq_rel == 0);
+}
+
+// ---- line transfers ----
+
+TEST_CASE("a load of a line another core of the same socket wrote costs one same-socket transfer, once") {
+  struct times {
+    std::int64_t first, second;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::atomic<int> x;
+      bool written = false;
+      plat.start_worker(0, [&] {
+        x.store(1, relaxed);
+        written = true;
+      });
+      plat.start_worker(1, [&] {
+        await(plat, written);
+        r.first = timed(plat, [&] { (void)x.load(); });
+        r.second = timed(plat, [&] { (void)x.load(); });  // this core now holds a shared copy
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.first == cost::load + cost::same);
+  CHECK(t.second == cost::load);
+}
+
+TEST_CASE("a store to a line another core of the same socket wrote costs one same-socket transfer in simulated time") {
+  struct times {
+    std::int64_t store, exchange;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::atomic<int> x, y;
+      bool written = false;
+      plat.start_worker(0, [&] {
+        x.store(1, relaxed);
+        y.store(1, relaxed);
+        written = true;
+      });
+      plat.start_worker(1, [&] {
+        await(plat, written);
+        r.store = timed(plat, [&] { x.store(2, relaxed); });
+        r.exchange = timed(plat, [&] { (void)y.exchange(2); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.store == cost::store + cost::same);
+  CHECK(t.exchange == cost::rmw + cost::same);
+}
+
+TEST_CASE("a load or store of a line a core on the other socket wrote costs one cross-socket transfer") {
+  struct times {
+    std::int64_t load, store;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::atomic<int> x, y;
+      bool written = false;
+      plat.start_worker(0, [&] {  // core 0, socket 0
+        x.store(1, relaxed);
+        y.store(1, relaxed);
+        written = true;
+      });
+      plat.start_worker(2, [&] {  // core 2, socket 1
+        await(plat, written);
+        r.load = timed(plat, [&] { (void)x.load(); });
+        r.store = timed(plat, [&] { y.store(2, relaxed); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.load == cost::load + cost::cross);
+  CHECK(t.store == cost::store + cost::cross);
+}
+
+TEST_CASE("on the shipped two-socket xeon model a store's transfer costs 60 ns within a socket and 140 ns across") {
+  struct times {
+    std::int64_t same_socket, cross_socket;
+  };
+  machine_model m = load_machine(std::string(TWINSCHED_SOURCE_DIR) + "/models/machines/xeon-2s-32c.toml");
+  REQUIRE(m.sockets == 2);
+  REQUIRE(m.cores_per_socket == 16);
+  REQUIRE(m.line_same_socket == 60);
+  REQUIRE(m.line_cross_socket == 140);
+  times t = in_child<times>([&] {
+    times r{};
+    simulate(m, [&](sim_platform& plat) {
+      sim_platform::atomic<int> x, y;
+      bool written = false;
+      plat.start_worker(0, [&] {  // core 0, socket 0
+        x.store(1, relaxed);
+        y.store(1, relaxed);
+        written = true;
+      });
+      plat.start_worker(1, [&] {  // core 1, socket 0
+        await(plat, written);
+        r.same_socket = timed(plat, [&] { x.store(2, relaxed); });
+      });
+      plat.start_worker(16, [&] {  // core 16, socket 1
+        await(plat, written);
+        r.cross_socket = timed(plat, [&] { y.store(2, relaxed); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  // The store itself is 5 cycles at 2.6 GHz (1.92 ns) and now_ns() rounds each reading to
+  // a whole ns, so a difference of two readings is within 1 ns of the exact cost.
+  CHECK(std::abs(double(t.same_socket) - (m.atomic_store + 60)) <= 1.0);
+  CHECK(std::abs(double(t.cross_socket) - (m.atomic_store + 140)) <= 1.0);
+}
+
+TEST_CASE("a store to a line other cores only read costs one same-socket transfer to invalidate their copies") {
+  struct times {
+    std::int64_t store;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::atomic<int> x;
+      bool written = false, read = false;
+      plat.start_worker(0, [&] {
+        x.store(1, relaxed);
+        written = true;
+        await(plat, read);
+        r.store = timed(plat, [&] { x.store(2, relaxed); });  // still the last writer, but core 1 holds a copy
+      });
+      plat.start_worker(1, [&] {
+        await(plat, written);
+        (void)x.load();
+        read = true;
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.store == cost::store + cost::same);
+}
+
+TEST_CASE("a store to a line in transfer to another core waits for that transfer, then costs its own") {
+  struct times {
+    std::int64_t first_taker_at, second_begin, second_end;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::atomic<int> x;
+      bool written = false, taken = false;
+      plat.start_worker(0, [&] {
+        x.store(1, relaxed);
+        written = true;
+        await(plat, taken);
+        r.second_begin = now(plat);
+        x.store(3, relaxed);
+        r.second_end = now(plat);
+      });
+      plat.start_worker(1, [&] {
+        await(plat, written);
+        plat.burn_ns(10000);  // worker 1 takes the line well after worker 0's clock, which yields meanwhile
+        r.first_taker_at = now(plat);
+        x.store(2, relaxed);  // the line is in transfer to core 1 until first_taker_at + same
+        taken = true;
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  REQUIRE(t.second_begin < t.first_taker_at + cost::same);  // worker 0 asks while the line is still moving
+  CHECK(t.second_end == t.first_taker_at + cost::same + cost::same + cost::store);
+}
+
+// ---- locks ----
+
+TEST_CASE("a lock taken again on the core that last held it costs one RMW, and each release one store") {
+  struct times {
+    std::int64_t first_lock, first_unlock, second_lock, second_unlock;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::mutex m;
+      plat.start_worker(0, [&] {
+        r.first_lock = timed(plat, [&] { m.lock(); });
+        r.first_unlock = timed(plat, [&] { m.unlock(); });
+        r.second_lock = timed(plat, [&] { m.lock(); });
+        r.second_unlock = timed(plat, [&] { m.unlock(); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.first_lock == cost::rmw);
+  CHECK(t.first_unlock == cost::store);
+  CHECK(t.second_lock == cost::rmw);
+  CHECK(t.second_unlock == cost::store);
+}
+
+TEST_CASE("a lock passed to another core costs its line's transfer plus lock_handoff, within a socket and across") {
+  struct times {
+    std::int64_t same_socket, cross_socket;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::mutex a, b;
+      bool released = false;
+      plat.start_worker(0, [&] {  // core 0, socket 0
+        a.lock();
+        a.unlock();
+        b.lock();
+        b.unlock();
+        released = true;
+      });
+      plat.start_worker(1, [&] {  // core 1, socket 0
+        await(plat, released);
+        plat.burn_ns(100000);  // long after the release in simulated time: nothing to wait for
+        r.same_socket = timed(plat, [&] { a.lock(); });
+        a.unlock();
+      });
+      plat.start_worker(2, [&] {  // core 2, socket 1
+        await(plat, released);
+        plat.burn_ns(100000);
+        r.cross_socket = timed(plat, [&] { b.lock(); });
+        b.unlock();
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.same_socket == cost::rmw + cost::same + cost::handoff);
+  CHECK(t.cross_socket == cost::rmw + cost::cross + cost::handoff);
+}
+
+TEST_CASE("a lock taken before its holder released it in simulated time waits for the release, then costs the hand-off") {
+  struct times {
+    std::int64_t released_at, lock_begin, lock_end;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::mutex m;
+      bool released = false;
+      plat.start_worker(0, [&] {
+        plat.burn_ns(5000);  // the critical section ends late in simulated time...
+        m.lock();
+        m.unlock();
+        r.released_at = now(plat);
+        released = true;  // ...but before worker 1 runs in real order
+      });
+      plat.start_worker(1, [&] {
+        await(plat, released);
+        r.lock_begin = now(plat);
+        m.lock();
+        r.lock_end = now(plat);
+        m.unlock();
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  REQUIRE(t.lock_begin < t.released_at);
+  CHECK(t.lock_end == t.released_at + cost::rmw + cost::same + cost::handoff);
+}
+
+TEST_CASE("a lock whose holder yielded inside its critical section blocks the taker until the release, then costs the hand-off") {
+  struct times {
+    std::int64_t released_at, lock_begin, lock_end;
+    std::uint64_t blocks;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    sim_stats st = simulate([&](sim_platform& plat) {
+      sim_platform::mutex m;
+      bool locked = false;
+      plat.start_worker(0, [&] {
+        m.lock();
+        locked = true;
+        plat.yield_now();  // the others run while the lock is held
+        plat.burn_ns(1000);
+        m.unlock();
+        r.released_at = now(plat);
+      });
+      plat.start_worker(1, [&] {
+        await(plat, locked);
+        r.lock_begin = now(plat);
+        m.lock();  // held: blocks in simulated time until worker 0 releases it
+        r.lock_end = now(plat);
+        m.unlock();
+      });
+      plat.join_workers();
+    });
+    r.blocks = st.blocks;
+    return r;
+  });
+  REQUIRE(t.lock_begin < t.released_at);
+  CHECK(t.blocks == 1);
+  CHECK(t.lock_end == t.released_at + cost::rmw + cost::same + cost::handoff);
+}
+
+// ---- parking ----
+
+TEST_CASE("an unpark with nobody parked costs one RMW, and a park that finds the token costs one RMW") {
+  struct times {
+    std::int64_t unpark_nobody, unpark_token_set, park_own_token, unpark_from_other_core, park_other_cores_token;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::parker p, q;
+      bool unparked = false;
+      plat.start_worker(0, [&] {
+        r.unpark_nobody = timed(plat, [&] { p.unpark(); });
+        r.unpark_token_set = timed(plat, [&] { p.unpark(); });
+        r.park_own_token = timed(plat, [&] { p.park(); });
+        await(plat, unparked);
+        r.park_other_cores_token = timed(plat, [&] { q.park(); });
+      });
+      plat.start_worker(1, [&] {
+        r.unpark_from_other_core = timed(plat, [&] { q.unpark(); });
+        unparked = true;
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.unpark_nobody == cost::rmw);
+  CHECK(t.unpark_token_set == cost::rmw);
+  CHECK(t.park_own_token == cost::rmw);
+  CHECK(t.unpark_from_other_core == cost::rmw);  // q's word was not written in the run yet
+  CHECK(t.park_other_cores_token == cost::rmw + cost::same);  // the parker's word comes from core 1
+}
+
+TEST_CASE("a park that times out costs park, the timeout and the wake-up latency") {
+  struct times {
+    std::int64_t park_for;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::parker p;
+      plat.start_worker(0, [&] { r.park_for = timed(plat, [&] { p.park_for(10000); }); });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.park_for == cost::rmw + cost::park + 10000 + cost::wake);
+}
+
+TEST_CASE("an unpark of a parked worker costs the waker unpark, and the parked worker runs again wake_latency after it") {
+  struct times {
+    std::int64_t parked_at, woken_at, unpark_begin, unpark_end;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::parker p;
+      bool parking = false;
+      plat.start_worker(0, [&] {
+        parking = true;
+        r.parked_at = now(plat);
+        p.park();
+        r.woken_at = now(plat);
+      });
+      plat.start_worker(1, [&] {
+        await(plat, parking);
+        plat.burn_ns(50000);
+        plat.yield_now();  // pay up: worker 0 has long been blocked when the unpark comes
+        r.unpark_begin = now(plat);
+        p.unpark();
+        r.unpark_end = now(plat);
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  REQUIRE(t.parked_at + cost::rmw + cost::park < t.unpark_begin);
+  CHECK(t.unpark_end - t.unpark_begin == cost::rmw + cost::same + cost::unpark);  // the parker's word was written on core 0
+  CHECK(t.woken_at == t.unpark_end + cost::wake);
+}
+
+// ---- the scheduler's hooks: migration and run-queue operations ----
+
+TEST_CASE("moving an actor's state costs migration_per_kib per KiB, scaled by cross/same across sockets, nothing on the same core") {
+  struct times {
+    std::int64_t two_kib_same_socket, half_kib_same_socket, two_kib_cross_socket, same_core, core_shared_by_workers;
+    std::uint64_t migrations;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    sim_stats st = simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {  // core 0; worker 1 is on core 1 (socket 0), worker 2 on core 2 (socket 1)
+        r.two_kib_same_socket = timed(plat, [&] { plat.migrate_state(1, 0, 2048); });
+        r.half_kib_same_socket = timed(plat, [&] { plat.migrate_state(1, 0, 512); });
+        r.two_kib_cross_socket = timed(plat, [&] { plat.migrate_state(2, 0, 2048); });
+        r.same_core = timed(plat, [&] { plat.migrate_state(0, 0, 2048); });
+        r.core_shared_by_workers = timed(plat, [&] { plat.migrate_state(4, 0, 2048); });  // worker 4 runs on core 4 mod 4 = 0
+      });
+      plat.join_workers();
+    });
+    r.migrations = st.migrations;
+    return r;
+  });
+  CHECK(t.two_kib_same_socket == 2 * cost::per_kib);
+  CHECK(t.half_kib_same_socket == cost::per_kib / 2);
+  CHECK(t.two_kib_cross_socket == 2 * cost::per_kib * cost::cross / cost::same);
+  CHECK(t.same_core == 0);
+  CHECK(t.core_shared_by_workers == 0);
+  CHECK(t.migrations == 3);  // only the moves between cores count
+}
+
+TEST_CASE("a run-queue operation costs queue_op") {
+  struct times {
+    std::int64_t one, two;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        r.one = timed(plat, [] { sim_platform::queue_op(); });
+        r.two = timed(plat, [] {
+          sim_platform::queue_op();
+          sim_platform::queue_op();
+        });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.one == cost::queue_op);
+  CHECK(t.two == 2 * cost::queue_op);
+}
+
+// ---- idle loops and charged work ----
+
+TEST_CASE("a spin-loop iteration costs spin, a yield costs yield, and burn_ns and charge_ns cost what they are asked") {
+  struct times {
+    std::int64_t spin, yield, burn, charge;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        r.spin = timed(plat, [&] { plat.spin_pause(); });
+        r.yield = timed(plat, [&] { plat.yield_now(); });  // pays at once: the reading after it is the simulated clock
+        r.burn = timed(plat, [&] { plat.burn_ns(1234); });
+        r.charge = timed(plat, [&] { plat.charge_ns(77); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.spin == cost::spin);
+  CHECK(t.yield == cost::yield);
+  CHECK(t.burn == 1234);
+  CHECK(t.charge == 77);
+}
+
+// ---- paying: how charges become simulated time ----
+
+TEST_CASE("a run ends when its workers' costs are paid in full: sim_ns is the busiest worker's charged cost") {
+  struct times {
+    double sim_ns;
+    std::int64_t driver_after_join;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    sim_stats st = simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        plat.burn_ns(12000);
+        plat.queue_op();
+      });
+      plat.start_worker(1, [&] { plat.burn_ns(3000); });
+      plat.join_workers();
+      r.driver_after_join = now(plat);  // the driver reads the simulated clock itself
+    });
+    r.sim_ns = st.sim_ns;
+    return r;
+  });
+  CHECK(t.driver_after_join == 12000 + cost::queue_op);
+  // The engine's clock is a double in seconds: 12020 ns comes back within rounding error.
+  CHECK(std::abs(t.sim_ns - double(12000 + cost::queue_op)) < 1e-6);
+}
+
+TEST_CASE("two workers sharing a core pay their costs at half the core's speed each") {
+  struct times {
+    std::int64_t begin_0, end_0, begin_4, end_4, begin_alone, end_alone;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      // Each worker pays once before its window: worker 0 may run (and pay, unshared) before
+      // the driver has created worker 4, so only after that first payment do both exist.
+      auto body = [&plat](std::int64_t& begin, std::int64_t& end) {
+        plat.yield_now();
+        begin = now(plat);
+        plat.burn_ns(1000);
+        plat.yield_now();  // 1000 + yield ns to pay, in cycles on a core shared with another payer
+        end = now(plat);
+      };
+      plat.start_worker(0, [&] { body(r.begin_0, r.end_0); });      // core 0
+      plat.start_worker(4, [&] { body(r.begin_4, r.end_4); });      // core 4 mod 4 = 0
+      plat.start_worker(1, [&] { body(r.begin_alone, r.end_alone); });  // core 1, alone
+      plat.join_workers();
+    });
+    return r;
+  });
+  constexpr std::int64_t charge = 1000 + cost::yield;
+  REQUIRE(t.begin_0 == t.begin_4);  // both pay over the same interval
+  CHECK(t.end_alone - t.begin_alone == charge);
+  CHECK(t.end_0 - t.begin_0 == 2 * charge);
+  CHECK(t.end_4 - t.begin_4 == 2 * charge);
+}
+
+TEST_SUITE_END();
