@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 
 #include "behavior.hpp"
 #include "mailbox.hpp"
@@ -86,6 +87,19 @@ class alignas(64) actor_cell final : public actor {
   /// `dummy` as its mailbox's dummy; on failure `dummy` stays the caller's.
   bool try_claim(envelope<P>* dummy) { return mailbox_.try_claim(dummy); }
 
+  /// `checks` runs, per-sender order: the number this actor's next send carries (owner only).
+  std::uint64_t next_send_seq() { return ++sends_; }
+  /// `checks` runs, per-sender order (owner only): true if `seq` comes after every message
+  /// from `sender` this actor processed so far. Donated messages are not checked (a donation
+  /// group does not keep per-sender order).
+  bool in_order_from(std::uint32_t sender, std::uint64_t seq) {
+    if (!last_from_) last_from_ = std::make_unique<std::unordered_map<std::uint32_t, std::uint64_t>>();
+    std::uint64_t& last = (*last_from_)[sender];
+    if (seq <= last) return false;
+    last = seq;
+    return true;
+  }
+
   /// Test builds: the guard that fails loudly if two workers own the actor at once.
   /// Returns the worker that already ran it (nonzero) on violation.
   std::uint32_t enter(std::uint32_t worker) { return running_.exchange(worker + 1, std::memory_order_acq_rel); }
@@ -119,6 +133,8 @@ class alignas(64) actor_cell final : public actor {
  private:
   std::uint32_t group_, state_bytes_;
   std::unique_ptr<std::string> name_;  // only when given: idle actors stay small
+  std::uint64_t sends_ = 0;            // `checks` runs only (per-sender order)
+  std::unique_ptr<std::unordered_map<std::uint32_t, std::uint64_t>> last_from_;  // `checks` runs only; looked up, never iterated
 };
 
 }  // namespace twinsched

@@ -14,6 +14,7 @@ struct alignas(64) envelope {
   typename P::template atomic<envelope*> next{nullptr};
   message msg;
   std::uint64_t id = 0;  ///< unique per run: (sending worker + 1) << 48 | per-worker sequence
+  std::uint64_t seq = 0;  ///< `checks` runs: the sending actor's send count (per-sender order); else 0
 };
 
 }  // namespace twinsched

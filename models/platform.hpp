@@ -62,11 +62,18 @@
 //   12. `migrate_state(from, to, bytes)`: an actor last run by worker `from` now runs on
 //       `to` (worker.hpp, at the start of a turn); the simulator charges moving its `bytes`
 //       of state between their cores (`migration_per_kib`).
+//
+// Failing
+//   13. `fail(why)` never returns: an invariant broke (scheduler::fatal; the checks of a
+//       `checks` run). Real: print `why` and abort the process. Simulated: record `why` as
+//       the run's error, stop the simulation and halt the caller, so the run ends as a
+//       failed result that names the violation (what `twinsched explore` looks for).
 #pragma once
 #include <atomic>  // std::memory_order only; the atomic type itself comes from the platform
 #include <concepts>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "trace_event.hpp"
 
@@ -131,6 +138,8 @@ concept platform =
       // 8. tracing, 9. the backend's name
       { p.trace(ev) } -> std::same_as<void>;
       { P::backend_name } -> std::convertible_to<const char*>;
+      // 13. failing
+      { p.fail(std::string()) } -> std::same_as<void>;
     };
 
 /// True if P stamps trace events itself (contract 8).

@@ -235,10 +235,11 @@ class scheduler final : public worker_control {
     return out;
   }
 
-  /// An invariant broke (test builds' actor guard): fail loudly, at once.
+  /// An invariant broke (a `checks` run's guards): fail loudly, at once, through the
+  /// platform (contract 13: the simulator turns it into a failed run that names it).
   [[noreturn]] void fatal(const std::string& what) {
-    std::fprintf(stderr, "twinsched: invariant violated: %s\n", what.c_str());
-    std::abort();
+    plat_.fail("invariant violated: " + what);
+    std::abort();  // not reached: fail never returns
   }
 
  private:
@@ -254,6 +255,7 @@ class scheduler final : public worker_control {
       e->msg = m;
       e->msg.sender = nullptr;
       e->id = ++sent_;
+      e->seq = 0;  // from outside: no sender whose order to check
       auto& c = *static_cast<cell*>(to.get());
       if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, outside_worker, c.id(), e->id, 0);
       if (c.push(e)) {

@@ -135,6 +135,7 @@ class worker final : public context {
     e->msg = m;
     e->msg.sender = current_;
     e->id = (std::uint64_t(index_ + 1) << 48) | ++sent_local_;
+    e->seq = checks_ && current_ ? current_->next_send_seq() : 0;
     sent_.store(sent_local_, std::memory_order_release);  // read by the quiescence check
     deliver(*static_cast<cell*>(to.get()), e);
   }
@@ -220,6 +221,9 @@ class worker final : public context {
 
   void process(cell& a, envelope<P>& e) {
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_begin, index_, a.id(), e.id, 0);
+    if (checks_ && e.seq && (e.msg.flags & message_donated) == 0 && !a.in_order_from(e.msg.sender->id(), e.seq))
+      s_.fatal("actor '" + a.name() + "' received message " + std::to_string(e.seq) + " of actor " +
+               std::to_string(e.msg.sender->id()) + " after a later one (per-sender order)");
     if (a.stopped()) {
       ++dead_letters_;
     } else {

@@ -4,8 +4,11 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -92,6 +95,11 @@ class thread_platform {
 #endif
   }
   void yield_now() { std::this_thread::yield(); }
+  /// Contract 13: an invariant broke; print it and abort.
+  [[noreturn]] void fail(const std::string& why) {
+    std::fprintf(stderr, "twinsched: %s\n", why.c_str());
+    std::abort();
+  }
 
   void start_worker(int index, std::function<void()> fn);
   void join_workers();

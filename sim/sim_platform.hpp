@@ -119,6 +119,12 @@ class sim_platform {
   const sim_stats& stats() const { return stats_; }
   /// Records a failure and stops the simulation: every worker halts at its next yield.
   void abort_run(const std::string& why);
+  /// Contract 13: an invariant broke. The run fails with `why` as its error; the caller
+  /// halts (its stack points into the scheduler, which is never unwound).
+  [[noreturn]] void fail(const std::string& why) {
+    abort_run(why);
+    sim_detail::halt();
+  }
   /// What the run is doing (scheduler::state_report), appended to the error when the
   /// simulated time limit declares it hung; set while the scheduler exists, empty after.
   void set_state_report(std::function<std::string()> f) { state_report_ = std::move(f); }
