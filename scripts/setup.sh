@@ -2,7 +2,8 @@
 # Installs the Debian packages twinsched builds with; idempotent and silent when all are present.
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libsimgrid-dev libboost-graph-dev libcli11-dev
-      doctest-dev libtomlplusplus-dev nlohmann-json3-dev)
+      doctest-dev libtomlplusplus-dev nlohmann-json3-dev
+      clang libclang-rt-dev llvm)  # tests/fuzz/run.sh: clang, libFuzzer + sanitizer runtimes, llvm-symbolizer
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
