@@ -77,7 +77,8 @@ machine_model parse_over(machine_model m, std::string_view text, const std::stri
         const std::string sub(tk.str());
         double x = number(file, tv, sub);
         if (sub == "sockets" || sub == "cores_per_socket") {
-          if (x < 1 || x != double(std::uint32_t(x)) || x > 4096)
+          // range first: converting a double outside uint32_t's range (1e10, nan, inf) is undefined
+          if (!(x >= 1 && x <= 4096) || x != double(std::uint32_t(x)))
             fail(file, tv.source(), "'" + sub + "' must be a whole number from 1 to 4096");
           (sub == "sockets" ? m.sockets : m.cores_per_socket) = std::uint32_t(x);
         } else if (sub == "clock_ghz") {
