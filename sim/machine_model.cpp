@@ -2,6 +2,7 @@
 #include "machine_model.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <optional>
@@ -44,7 +45,11 @@ const std::vector<cost_key>& cost_table() {
 
 double number(const std::string& file, const toml::node& n, const std::string& key) {
   if (auto i = n.as_integer()) return double(i->get());
-  if (auto f = n.as_floating_point()) return f->get();
+  if (auto f = n.as_floating_point()) {
+    // TOML has nan and inf: neither is a cost, a clock or a quantum the simulator can use
+    if (!std::isfinite(f->get())) fail(file, n.source(), "'" + key + "' must be a finite number");
+    return f->get();
+  }
   fail(file, n.source(), "'" + key + "' must be a number");
 }
 
@@ -119,7 +124,10 @@ machine_model parse_over(machine_model m, std::string_view text, const std::stri
       seen.push_back(base);
       double x = number(file, cv, sub);
       if (x < 0) fail(file, cv.source(), "cost '" + sub + "' must not be negative");
-      m.*(it->member) = cycles ? x / m.clock_ghz : x;
+      const double cost_ns = cycles ? x / m.clock_ghz : x;
+      if (!std::isfinite(cost_ns))
+        fail(file, cv.source(), "cost '" + sub + "' does not fit in nanoseconds at this clock_ghz");
+      m.*(it->member) = cost_ns;
     }
   }
   if (m.cores() == 0) throw machine_error(file + ": a machine needs at least one core");
