@@ -38,7 +38,7 @@
 //   took count_ to 0, pushed an actor onto worker 1's queue and read count_ == 0, so it
 //   woke nobody, while worker 1's re-check had run before the push. The actor stayed in
 //   worker 1's queue with every worker parked (sharing, 3 workers, park). Incrementing
-//   first makes the under-count impossible (first invariant); tests/parking_test.cpp
+//   first makes the under-count impossible (first invariant); tests/models/parking_test.cpp
 //   injects a waker at every point of an announce to check it.
 #pragma once
 #include <cstdint>

@@ -7,7 +7,7 @@
 //   path, and the steady clock; the simulated platform (sim/sim_platform.hpp) maps them onto
 //   SimGrid S4U actors, simulated time and atomics that charge cache-coherence costs. Code
 //   under models/ never names a thread, mutex, condition variable, std::atomic,
-//   thread_local, clock or sleep (tests/lint_models.sh greps for them and fails), so a
+//   thread_local, clock or sleep (tests/lint/lint_models.sh greps for them and fails), so a
 //   policy that compiles against this concept runs unchanged on both machines. What may
 //   differ between them is timing, and the memory model: the simulator is sequentially
 //   consistent, so only the real backend can expose a too-weak memory order.

@@ -1,6 +1,6 @@
 // A wall-clock deadline for code that runs workers: a hang becomes a failure that prints the state of every live run.
 //
-// Arm one around anything that may hang (every doctest case gets one: tests/doctest_main.cpp).
+// Arm one around anything that may hang (every doctest case gets one: tests/support/doctest_main.cpp).
 // If it is still armed when `seconds` pass, its thread prints what it guarded and
 // live_runs::report_all() (each worker and what it waits on, the policy's queues, the
 // mailboxes with messages) to stderr, kills the simulations in flight, and ends the

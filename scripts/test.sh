@@ -18,7 +18,7 @@ ctest --test-dir build-ci -j "$jobs" --timeout 600
 
 if [ $fast -eq 0 ]; then
   step "ThreadSanitizer build: concurrency tests"
-  BUILD_DIR=build-tsan TARGETS="core_tests traces_tests" scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON -DTWINSCHED_SANITIZE=thread
+  BUILD_DIR=build-tsan TARGETS="concurrency_tests" scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON -DTWINSCHED_SANITIZE=thread
   TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" ctest --test-dir build-tsan -L concurrency --timeout 900
 
   step "AddressSanitizer + UndefinedBehaviorSanitizer build: all tests"

@@ -17,6 +17,8 @@
 #include "traces/trace_reader.hpp"
 #include "traces_test_support.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 using namespace twinsched::traces;
 using twinsched::test::temp_file;
@@ -127,7 +129,7 @@ TEST_CASE("the merged cursor returns every event once, in time order") {
   CHECK(c.position() == n);
 }
 
-TEST_CASE("two identical simulated traces have no divergence; one changed event is found with its context") {
+TEST_CASE("two identical simulated traces have no divergence, and one changed event is found with its context") {
   temp_file a("sim-a"), b("sim-b");
   test::write_synthetic(a.path(), 2);
   test::write_synthetic(b.path(), 2);
@@ -225,3 +227,5 @@ TEST_CASE("histogram quantiles are within 1/32 of the exact value") {
   CHECK(h.count() == 100000);
   CHECK(h.max() == v.back());
 }
+
+TEST_SUITE_END();

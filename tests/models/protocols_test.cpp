@@ -10,6 +10,8 @@
 #include "models/policy/chase_lev_deque.hpp"
 #include "platform_harness.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 using namespace twinsched::testing;
 
@@ -239,3 +241,5 @@ TEST_CASE_TEMPLATE_DEFINE("a consumer that parks between items never misses one 
   CHECK(o.result.consumed == std::uint64_t(scaled<P>(100'000)));
 }
 TEST_CASE_TEMPLATE_APPLY(parking_race, both_platforms);
+
+TEST_SUITE_END();

@@ -35,7 +35,7 @@
 
 using namespace twinsched;
 
-TEST_SUITE_BEGIN("sim cost model");
+TEST_SUITE_BEGIN("sim");  // this file's default label (tests/CMakeLists.txt)
 
 namespace {
 

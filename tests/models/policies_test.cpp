@@ -12,6 +12,8 @@
 #include "runtime/run_threads.hpp"
 #include "runtime/thread_platform.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 
 namespace {
@@ -288,7 +290,7 @@ TEST_CASE("donation leaves actors outside groups alone" * doctest::test_suite("c
 
 // ---- sharing -------------------------------------------------------------------------------
 
-TEST_CASE("sharing hands pending actors to a hungry dispatcher; distribution never moves one" *
+TEST_CASE("sharing hands pending actors to a hungry dispatcher, distribution never moves one" *
           doctest::test_suite("concurrency") * doctest::timeout(60)) {
   // skewed: every tenth actor is hot, and round robin over two dispatchers puts all of them
   // on dispatcher 0; dispatcher 1 runs out of work early and goes hungry.
@@ -408,3 +410,5 @@ TEST_CASE("policies that never change their thread count report a flat timeline"
     CHECK(r.scale_up_s == 0);
   }
 }
+
+TEST_SUITE_END();

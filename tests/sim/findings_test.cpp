@@ -2,7 +2,7 @@
 //
 // One TEST_CASE per finding of issue 4, each with its scenario file scenarios/sim_*.toml
 // (whose comments say what it shows and why its parameters are what they are). The measured
-// figures are printed with MESSAGE, so `sim_tests -tc="finding*" -s` shows them.
+// figures are printed with MESSAGE, so `test_sim_findings -s` shows them.
 #include <doctest/doctest.h>
 
 #include <cstdint>
@@ -12,6 +12,8 @@
 
 #include "scenarios/scenario_loader.hpp"
 #include "sim/run_sim.hpp"
+
+TEST_SUITE_BEGIN("sim");  // this file's default label (tests/CMakeLists.txt)
 
 using namespace twinsched;
 
@@ -200,3 +202,5 @@ TEST_CASE("finding 4: on pool with one slow member, donation finishes the bursts
   CHECK(donate.sim_s * 2 < slow_serial_s);  // measured 4.3x under it
   CHECK(donate.sim_s * 2 < steal.sim_s);
 }
+
+TEST_SUITE_END();

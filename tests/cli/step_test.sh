@@ -3,7 +3,7 @@
 set -uo pipefail
 bin=${1:?usage: step_cli_test.sh PATH/TO/twinsched}
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-scenarios=$(cd "$(dirname "$0")/../scenarios" && pwd)
+scenarios=$(cd "$(dirname "$0")/../../scenarios" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0

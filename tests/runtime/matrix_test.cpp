@@ -6,6 +6,8 @@
 
 #include "runtime/run_threads.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 
 namespace {
@@ -143,3 +145,5 @@ TEST_CASE("stealing moves work to the idle worker on a spread-out workload" * do
   CHECK(r.per_worker[0].messages > 0);
   CHECK(r.per_worker[1].messages > 0);
 }
+
+TEST_SUITE_END();

@@ -13,6 +13,8 @@
 #include "traces/trace_stats.hpp"
 #include "traces_test_support.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 using namespace twinsched::traces;
 using twinsched::test::temp_file;
@@ -229,3 +231,5 @@ TEST_SUITE("concurrency") {
     CHECK(ra.footer().count(unsigned(event_kind::donate)) > 0);
   }
 }  // TEST_SUITE
+
+TEST_SUITE_END();

@@ -9,6 +9,8 @@
 #include "traces/trace_reader.hpp"
 #include "traces_test_support.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 using namespace twinsched::traces;
 using twinsched::test::temp_file;
@@ -171,3 +173,5 @@ TEST_CASE("a recording that never finished reads as cut short at its end") {
   auto b = test::read_bytes(f.path());
   expect_rejected(b, b.size(), "cut short");
 }
+
+TEST_SUITE_END();

@@ -19,8 +19,8 @@
 // Failures inside worker threads are counted in atomics and checked on the test's thread
 // (a doctest REQUIRE thrown on another thread would end the process). A lost wake-up or a
 // stranded message would hang: the parking case bounds its wait and reports it, and every
-// case has a deadline (tests/doctest_main.cpp) that prints the state and fails.
-// Built as its own executable, `stress_tests` (ctest `stress`, label `stress`). The
+// case has a deadline (tests/support/doctest_main.cpp) that prints the state and fails.
+// Built as its own executable, `test_runtime_stress` (ctest label `stress`). The
 // ThreadSanitizer stage does not build it (its atomics are all seq_cst); the ASan+UBSan
 // stage runs it with the rest of the suite.
 #include <doctest/doctest.h>
@@ -40,6 +40,8 @@
 #include "models/parking.hpp"
 #include "models/policy/chase_lev_deque.hpp"
 #include "runtime/thread_platform.hpp"
+
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
 
 using namespace twinsched;
 using P = thread_platform;
@@ -350,7 +352,7 @@ struct never_called final : behavior {
 };
 }  // namespace
 
-TEST_CASE("actor handshake under stress: senders that find the actor idle run it themselves; one owner at a time, nothing stranded" *
+TEST_CASE("actor handshake under stress: senders that find the actor idle run it themselves: one owner at a time, nothing stranded" *
           doctest::test_suite("stress") * doctest::timeout(60)) {
   // actor.hpp's protocol with the run queue taken out: a sender whose push finds the actor
   // idle owns it and runs it at once on its own thread, draining the mailbox and releasing
@@ -431,3 +433,5 @@ TEST_CASE("actor handshake under stress: senders that find the actor idle run it
   MESSAGE("handshake stress: ", processed_all, " messages, ", handovers.load(), " hand-overs, ", reschedules.load(),
           " releases that lost to a push, ", seconds_since(t0), " s");
 }
+
+TEST_SUITE_END();

@@ -6,6 +6,8 @@
 #include "models/mailbox.hpp"
 #include "runtime/thread_platform.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 using P = thread_platform;
 
@@ -81,4 +83,6 @@ TEST_CASE("one producer's messages come out in push order, then the mailbox is e
   CHECK(box.empty());
 }
 
-// The concurrent tests of this protocol run on both platforms: tests/protocols_test.cpp.
+// The concurrent tests of this protocol run on both platforms: tests/models/protocols_test.cpp.
+
+TEST_SUITE_END();

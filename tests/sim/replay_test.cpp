@@ -11,6 +11,8 @@
 #include "traces/replay_check.hpp"
 #include "traces/trace_reader.hpp"
 
+TEST_SUITE_BEGIN("sim");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 
 namespace {
@@ -193,3 +195,5 @@ TEST_CASE("a worker with no recorded turns waits while the others follow theirs"
   std::remove(o.trace_path.c_str());
   std::remove(ro.trace_path.c_str());
 }
+
+TEST_SUITE_END();

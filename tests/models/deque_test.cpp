@@ -6,6 +6,8 @@
 #include "models/policy/chase_lev_deque.hpp"
 #include "runtime/thread_platform.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 using P = thread_platform;
 using deque_t = chase_lev_deque<P, int*>;
@@ -24,4 +26,6 @@ TEST_CASE("the owner pops in LIFO order and thieves take the oldest first, acros
   CHECK(d.steal(out) == deque_t::steal_status::empty);
 }
 
-// The concurrent test of this protocol runs on both platforms: tests/protocols_test.cpp.
+// The concurrent test of this protocol runs on both platforms: tests/models/protocols_test.cpp.
+
+TEST_SUITE_END();

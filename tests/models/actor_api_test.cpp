@@ -9,6 +9,8 @@
 #include "runtime/run_threads.hpp"
 #include "sim/run_sim.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 
 namespace {
@@ -221,3 +223,5 @@ TEST_CASE("become replaces the behavior from the next message, and stop turns th
   CHECK(r.dead_letters == 3);
   CHECK(r.ok());
 }
+
+TEST_SUITE_END();

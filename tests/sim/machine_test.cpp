@@ -7,6 +7,8 @@
 #include "sim/run_sim.hpp"
 #include "sim/sim_platform.hpp"
 
+TEST_SUITE_BEGIN("sim");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 
 namespace {
@@ -93,3 +95,5 @@ TEST_CASE("a simulation of more cores than the cache model tracks is refused wit
   CHECK_THROWS_WITH_AS(simulate(s, o), "cores: the simulator's cache model tracks at most 256 modeled cores, not 257",
                        config_error);
 }
+
+TEST_SUITE_END();

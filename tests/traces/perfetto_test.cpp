@@ -15,6 +15,8 @@
 #include "traces/trace_reader.hpp"
 #include "traces_test_support.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 using namespace twinsched::traces;
 using twinsched::test::temp_file;
@@ -156,3 +158,5 @@ TEST_CASE("the Perfetto export of a synthetic trace with every event kind is wel
   CHECK(j["traceEvents"].is_array());
   CHECK(j["otherData"]["scenario"] == "synthetic");
 }
+
+TEST_SUITE_END();

@@ -12,6 +12,8 @@
 #include "traces/trace_reader.hpp"
 #include "traces_test_support.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 using namespace twinsched::traces;
 using twinsched::test::temp_file;
@@ -242,3 +244,5 @@ TEST_SUITE("concurrency") {
     produce_and_check(f.path(), o);
   }
 }  // TEST_SUITE
+
+TEST_SUITE_END();

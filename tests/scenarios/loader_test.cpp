@@ -8,11 +8,13 @@
 
 #include "scenarios/scenario_loader.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 
 namespace {
 
-const std::string scenario_dir = TWINSCHED_SCENARIO_DIR;
+const std::string scenario_dir = TWINSCHED_SOURCE_DIR "/scenarios";
 
 /// A workload with a real and a boolean parameter, which the built-in ones may lack.
 const bool test_workload_registered = register_workload(
@@ -379,3 +381,5 @@ TEST_CASE("bad --param overrides name the override and carry no position") {
   CHECK(override_error("hops=0") == "--param hops=0: workload.hops must be at least 1, got 0");
   CHECK(override_error("hops=1 x = 2") == "--param hops=1 x = 2: workload.hops: expected integer, got string");
 }
+
+TEST_SUITE_END();

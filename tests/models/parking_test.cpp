@@ -7,6 +7,8 @@
 #include "models/parking.hpp"
 #include "runtime/thread_platform.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 using P = thread_platform;
 
@@ -14,7 +16,7 @@ TEST_CASE("an unpark before park is not lost: park returns at once, having consu
   P::parker p;
   p.unpark();
   p.unpark();  // idempotent: still one token
-  // Would hang if the token were lost; the test's deadline (tests/doctest_main.cpp) turns
+  // Would hang if the token were lost; the test's deadline (tests/support/doctest_main.cpp) turns
   // that hang into a failure, so the deadline is the check that park returns.
   p.park();
   // park consumed the token, and the second unpark did not leave another: the next
@@ -31,9 +33,9 @@ TEST_CASE("park_for returns after its timeout when nobody wakes it" * doctest::t
   CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(2));
 }
 
-// The concurrent test of this protocol runs on both platforms: tests/protocols_test.cpp.
+// The concurrent test of this protocol runs on both platforms: tests/models/protocols_test.cpp.
 
-// ---- every interleaving of a waker into a sleeper's announce (tests/interleave_platform.hpp) ----
+// ---- every interleaving of a waker into a sleeper's announce (tests/support/interleave_platform.hpp) ----
 
 namespace {
 using IP = twinsched::testing::interleave_platform;
@@ -103,3 +105,5 @@ TEST_CASE("claiming one sleeper mid-announce never hides another sleeper from it
     CHECK(woke_1);
   }
 }
+
+TEST_SUITE_END();

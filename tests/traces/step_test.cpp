@@ -9,6 +9,8 @@
 #include "traces/format.hpp"
 #include "traces/step_state.hpp"
 
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 using namespace twinsched::traces;
 
@@ -305,3 +307,5 @@ TEST_CASE("durations parse with and without units and print with the unit that f
   CHECK(format_duration(1234567) == "1.234567 ms");
   CHECK(format_duration(2000000000) == "2.000000000 s");
 }
+
+TEST_SUITE_END();

@@ -6,6 +6,8 @@
 #include "runtime/run_threads.hpp"
 #include "sim/run_sim.hpp"
 
+TEST_SUITE_BEGIN("sim");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 
 namespace {
@@ -106,3 +108,5 @@ TEST_CASE("a simulation on one core with one worker matches the real single-thre
   CHECK(compared == 5);  // every policy but donation
   CHECK(refused == 1);
 }
+
+TEST_SUITE_END();

@@ -5,6 +5,8 @@
 
 #include "sim/run_sim.hpp"
 
+TEST_SUITE_BEGIN("sim");  // this file's default label (tests/CMakeLists.txt)
+
 using namespace twinsched;
 
 namespace {
@@ -105,3 +107,5 @@ TEST_CASE("a run that outlives the simulated time limit is reported as failed, n
     require_same(r, again);
   }
 }
+
+TEST_SUITE_END();
