@@ -39,5 +39,8 @@ void add_export_command(CLI::App& app, action& chosen);
 
 /// `twinsched replay FILE`: the traced run again in the simulator, its recorded decisions forced.
 void add_replay_command(CLI::App& app, action& chosen);
+/// `twinsched explore SCENARIO`: many perturbed schedules in simulation, every invariant
+/// checked; a failing schedule reproduced, traced and (--shrink) minimized.
+void add_explore_command(CLI::App& app, action& chosen);
 
 }  // namespace twinsched::cli

@@ -54,6 +54,7 @@ sim_options options_for(const traces::trace_header& h, const scenario& s, const 
     if (!h.sim_interleave.empty()) o.interleave = h.sim_interleave;
     o.quantum_ns = h.sim_quantum_ns;
     o.machine = h.sim_machine_spec.empty() ? h.machine : h.sim_machine_spec;
+    o.schedule = parse_schedule(h.sim_schedule);  // the preemptions explore injected, if any
   } else {
     o.cores = std::max(host_cores(h.machine), s.sched.workers);
     o.machine = s.machine;

@@ -15,6 +15,7 @@
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/scenario_flags.hpp"
+#include "cli/schedule_flags.hpp"
 #include "cli/summary.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/machine_model.hpp"
@@ -42,6 +43,7 @@ namespace {
 struct sim_cli {
   std::string file;
   scenario_flags flags;
+  schedule_flags schedule;
   std::string cores_text;
   sim_options opt;
   bool json = false, determinism = false, list_machines = false;
@@ -80,13 +82,19 @@ int run(const sim_cli& c) {
   if (!c.opt.trace_path.empty() && c.determinism)
     throw scenario_error("command line", 0, 0, "--trace and --check-determinism together would write the trace twice");
 
+  sim_options opts = c.opt;
+  try {
+    opts.schedule = c.schedule.resolve();
+  } catch (const std::invalid_argument& e) {
+    throw scenario_error("command line", 0, 0, e.what());
+  }
   std::vector<std::pair<scenario, sim_result>> results;
   bool deterministic = true;
   for (std::uint32_t n : cores) {
     scenario si = s;
     // One worker per modeled core unless --workers says otherwise.
     if (!given(c.flags.workers_opt) && n) si.sched.workers = n;
-    sim_options o = c.opt;
+    sim_options o = opts;
     o.cores = n;
     try {
       validate(si);
@@ -111,6 +119,12 @@ int run(const sim_cli& c) {
   } else if (results.size() == 1) {
     print_summary(std::cout, results[0].first, results[0].second.run);
     print_sim_lines(std::cout, results[0].second);
+    if (opts.schedule.active()) {
+      const auto& pre = results[0].second.preemptions;
+      std::cout << "schedule      " << describe_schedule(opts.schedule) << ": " << pre.size() << " preemptions applied\n";
+      if (pre.size() <= 20)
+        for (const auto& p : pre) std::cout << "                " << describe_preemption(p) << '\n';
+    }
   } else {
     const scenario& s0 = results[0].first;
     std::cout << "scenario " << s0.name << ", " << s0.workload << ", policy " << s0.sched.policy << ", idle "
@@ -190,6 +204,7 @@ void add_sim_command(CLI::App& app, action& chosen) {
             ->capture_default_str(),
         "a number of simulated seconds above 0", [](const std::string& text) { parse_decimal(text, false); });
   c->flags.add_to(*cmd, "Worker threads (S4U actors). Default: one per modeled core.");
+  c->schedule.add_to(*cmd, false);
   cmd->add_option("--trace", c->opt.trace_path,
                   "Record the simulation's trace to FILE (.tst, exact simulated times; level: the scenario's "
                   "`trace`, else full). One --cores value only.")

@@ -65,8 +65,11 @@ std::string failure_reasons(const run_result& r) {
     add(std::to_string(r.messages) + " messages processed, " + std::to_string(r.expected_messages) + " expected");
   if (r.leftover) add(std::to_string(r.leftover) + " mailboxes or queued actors left over");
   if (!r.workload_ok) add("the workload's own result check failed");
-  if (!r.errors.empty())
-    add(std::to_string(r.errors.size()) + (r.errors.size() == 1 ? " behavior" : " behaviors") + " threw");
+  std::size_t sim = 0;
+  for (const auto& e : r.errors) sim += e.rfind("simulation: ", 0) == 0;
+  if (sim) add("the simulation failed (errors above)");
+  if (r.errors.size() > sim)
+    add(std::to_string(r.errors.size() - sim) + (r.errors.size() - sim == 1 ? " behavior" : " behaviors") + " threw");
   return why;
 }
 

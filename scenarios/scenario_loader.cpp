@@ -65,7 +65,7 @@ void read_idle(const toml_reader& r, const toml::table& t, idle_config& c) {
 void read_scheduler(const toml_reader& r, const toml::table& t, scheduler_config& c) {
   r.check_keys(t, "[scheduler]",
                {"policy", "workers", "burst", "fifo", "steal", "donate_threshold", "overload_after", "min_workers",
-                "max_workers", "retire_after_us", "idle"});
+                "max_workers", "retire_after_us", "checks", "idle"});
   r.read_choice(t, "policy", "scheduler.policy", c.policy, policy_names(), "policy");
   r.read(t, "workers", "scheduler.workers", c.workers, 1);
   r.read(t, "burst", "scheduler.burst", c.burst, 1);
@@ -76,6 +76,7 @@ void read_scheduler(const toml_reader& r, const toml::table& t, scheduler_config
   r.read(t, "min_workers", "scheduler.min_workers", c.min_workers, 1);
   r.read(t, "max_workers", "scheduler.max_workers", c.max_workers, 0);  // 0 = same as workers
   r.read_us_as_ns(t, "retire_after_us", "scheduler.retire_after_us", c.retire_after_ns, 1);
+  r.read(t, "checks", "scheduler.checks", c.checks);
   if (const toml::table* idle = r.table(t, "idle", "scheduler.idle")) read_idle(r, *idle, c.idle);
 }
 

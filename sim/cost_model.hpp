@@ -5,7 +5,7 @@
 // between two cores, point() decides when a worker pays, flush() (cost_model.cpp) pays with one
 // simcall. The other terms (lock hand-off, park, unpark, wake-up, migration, queue_op, spin,
 // yield) are added to the same pending charge by sim_sync.hpp and sim_platform.hpp. Each term
-// is checked on its own, in simulated time, by tests/sim_cost_model_test.cpp.
+// is checked on its own, in simulated time, by tests/sim/cost_model_test.cpp.
 //
 // Time
 //   A worker's local time is the simulated clock when it last resumed plus its pending
@@ -21,8 +21,10 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <source_location>
 
 #include "models/rng.hpp"
+#include "schedule.hpp"
 
 namespace twinsched::sim_detail {
 
@@ -70,7 +72,9 @@ struct actor_state {
   double base_ns = 0;        ///< simulated clock at the last resume
   double pending_ns = 0;     ///< charged, not yet paid
   bool parked = false;       ///< blocked in a parker (for the hang report)
+  bool untimed = false;      ///< blocked in a parker with no timeout: only an unpark frees it
   bool finished = false;     ///< its function returned
+  std::uint64_t ops = 0;     ///< platform operations so far: the schedule's preemption points
 };
 
 /// The one simulation of this process (SimGrid's engine exists once per process).
@@ -86,6 +90,14 @@ struct state {
          park = 0, unpark = 0, wake = 0, spin = 0, yield = 0;
   std::uint64_t hash = 0xcbf29ce484222325ull;  ///< event hash: every yield, block, wake, trace event
   std::uint64_t flushes = 0, blocks = 0;
+  std::uint64_t points = 0;  ///< platform operations of all workers: "scheduling point #n" in reports
+  schedule_perturbation* schedule = nullptr;  ///< explore: preempts workers at points (schedule.hpp)
+  // The all-parked check: when every live worker waits in a parker with no timeout, nothing
+  // can ever wake one (only workers unpark), so the run is stuck (a lost wake-up, or work
+  // nobody will take): `on_all_parked` (sim_platform) fails the run on the spot.
+  unsigned live_workers = 0, untimed_parked = 0;
+  bool driver_waiting = false;  ///< every initial worker is launched (the driver joins or parks)
+  void (*on_all_parked)() = nullptr;
 };
 extern state g;
 
@@ -99,11 +111,27 @@ void flush();
 
 inline void mix(std::uint64_t x) { g.hash = splitmix64(g.hash ^ x); }
 
-/// A scheduling point: in fine mode always, in coarse mode once a quantum is pending.
-inline void point() {
+/// A scheduling point: in fine mode always, in coarse mode once a quantum is pending, and
+/// wherever the schedule preempts the worker (`at`: the operation's source line).
+inline void point(const std::source_location& at = std::source_location::current()) {
   actor_state* me = g.cur;
   if (me->core < 0) return;  // the driver: setup and collection happen outside simulated time
+  ++g.points;
+  const std::uint64_t op = me->ops++;
+  if (g.schedule) [[unlikely]] {
+    if (double d = g.schedule->decide(me->worker, op, at.file_name(), at.line()); d > 0) {
+      me->pending_ns += d;
+      flush();
+      return;
+    }
+  }
   if (g.fine || me->pending_ns >= g.quantum || g.aborting) flush();
+}
+
+/// The all-parked check, after any change to who waits (see `state`).
+inline void check_all_parked() {
+  if (g.driver_waiting && g.live_workers > 0 && g.untimed_parked == g.live_workers && g.on_all_parked && !g.aborting)
+    g.on_all_parked();
 }
 
 inline double local_ns(const actor_state* me) { return me->base_ns + me->pending_ns; }

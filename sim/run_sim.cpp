@@ -36,8 +36,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(run_result, scenario, backend, policy, idle, 
                                    detail, errors, workload_ok, thread_timeline, peak_workers, final_workers,
                                    scale_up_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(replay_log, recorded, followed, skipped, reordered, free_turns, diverged, ran_out, notes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(preemption, worker, op, delay_ns, where)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(sim_result, run, machine, interleave, context_factory, cores, sim_s, real_s,
-                                   event_hash, flushes, blocks, migrations, aborted, replay)
+                                   event_hash, flushes, blocks, migrations, aborted, replay, points, preemptions)
 
 std::string to_json_text(const sim_result& r) { return nlohmann::json(r).dump(); }
 
@@ -63,6 +64,12 @@ machine_model checked(const scenario& s, const sim_options& o) {
                        " modeled cores, not " + std::to_string(o.cores));
   if (o.quantum_ns < 0) throw config_error("quantum_ns must not be negative");
   if (!(o.time_limit_s > 0)) throw config_error("the simulated time limit must be positive");
+  const schedule_spec& sc = o.schedule;
+  if (sc.strategy != "none" && sc.strategy != "random" && sc.strategy != "pct" && sc.strategy != "list")
+    throw config_error("unknown schedule strategy '" + sc.strategy + "' (known: random, pct, list)");
+  if (!(sc.p >= 0 && sc.p <= 1)) throw config_error("the preemption probability must lie in [0, 1]");
+  if (sc.depth < 1) throw config_error("the PCT depth must be at least 1");
+  if (!(sc.min_delay_ns > 0 && sc.max_delay_ns >= sc.min_delay_ns)) throw config_error("preemption delays: need 0 < min <= max");
   return load_machine(o.machine.empty() ? s.machine : o.machine);
 }
 
@@ -76,6 +83,7 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   c.context_factory = o.context_factory;
   c.quantum_ns = o.quantum_ns;
   c.time_limit_s = o.time_limit_s;
+  c.schedule = o.schedule;
   sim_platform plat(m, c);
 
   const workload_info& info = *find_workload(s.workload);
@@ -91,6 +99,7 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
     h.sim_interleave = o.interleave;
     h.sim_quantum_ns = o.quantum_ns;
     h.sim_machine_spec = o.machine.empty() ? s.machine : o.machine;
+    h.sim_schedule = describe_schedule(o.schedule);
     rec = std::make_unique<traces::recorder>(o.trace_path, h, nullptr);
   }
   plat.attach_trace(rec.get());
@@ -152,11 +161,13 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   out.blocks = st.blocks;
   out.migrations = st.migrations;
   out.aborted = st.aborted;
+  out.points = st.points;
+  out.preemptions = st.preemptions;
   if (script) out.replay = script->log();
   return out;
 }
 
-sim_result simulate(const scenario& s, const sim_options& o) {
+running_simulation start_simulation(const scenario& s, const sim_options& o) {
   (void)checked(s, o);  // bad scenarios, options and machine files fail here, in the parent
   int fd[2];
   if (::pipe(fd) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
@@ -189,34 +200,53 @@ sim_result simulate(const scenario& s, const sim_options& o) {
     ::_exit(rc);  // no destructors: SimGrid's engine is never torn down
   }
   ::close(fd[1]);
-  // While it runs, a deadline that expires (runtime/deadline.hpp) says what it is and kills
-  // it, so that a hung simulation cannot outlive the process that waits for it.
-  live_runs::registration live(
-      [&] {
-        return "simulation process " + std::to_string(pid) + ": scenario " + s.name + ", policy " + s.sched.policy + ", " +
-               std::to_string(s.sched.workers) + " workers on " + std::to_string(o.cores) + " cores (0: the machine's)\n";
-      },
-      [pid] { ::kill(pid, SIGKILL); });
-  std::string text;
+  running_simulation r;
+  r.pid = pid;
+  r.fd = fd[0];
+  return r;
+}
+
+bool read_available(running_simulation& r) {
   char buf[65536];
   for (;;) {
-    ssize_t n = ::read(fd[0], buf, sizeof buf);
+    ssize_t n = ::read(r.fd, buf, sizeof buf);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    text.append(buf, std::size_t(n));
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) return false;
+    if (n <= 0) return true;
+    r.text.append(buf, std::size_t(n));
   }
-  ::close(fd[0]);
+}
+
+sim_result finish_simulation(running_simulation& r) {
+  while (!read_available(r)) {
+  }
+  ::close(r.fd);
+  r.fd = -1;
   int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (::waitpid(r.pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (WIFSIGNALED(status))
     throw std::runtime_error("simulation process died of signal " + std::to_string(WTERMSIG(status)) + " (" +
                              strsignal(WTERMSIG(status)) + ")");
-  if (text.empty()) throw std::runtime_error("simulation process exited with code " + std::to_string(WEXITSTATUS(status)) + " and no result");
-  nlohmann::json j = nlohmann::json::parse(text);
+  if (r.text.empty())
+    throw std::runtime_error("simulation process exited with code " + std::to_string(WEXITSTATUS(status)) + " and no result");
+  nlohmann::json j = nlohmann::json::parse(r.text);
   if (j.contains("config_error")) throw config_error(j["config_error"].get<std::string>());
   if (j.contains("error")) throw std::runtime_error("simulation failed: " + j["error"].get<std::string>());
-  return from_json_text(text);
+  return from_json_text(r.text);
+}
+
+sim_result simulate(const scenario& s, const sim_options& o) {
+  running_simulation r = start_simulation(s, o);
+  // While it runs, a deadline that expires (runtime/deadline.hpp) says what it is and kills
+  // it, so that a hung simulation cannot outlive the process that waits for it.
+  live_runs::registration live(
+      [&] {
+        return "simulation process " + std::to_string(r.pid) + ": scenario " + s.name + ", policy " + s.sched.policy +
+               ", " + std::to_string(s.sched.workers) + " workers on " + std::to_string(o.cores) + " cores (0: the machine's)\n";
+      },
+      [pid = r.pid] { ::kill(pid, SIGKILL); });
+  return finish_simulation(r);
 }
 
 run_result run_in_sim(const scenario& s, const sim_options& o) { return simulate(s, o).run; }

@@ -7,6 +7,7 @@
 #include "models/config.hpp"
 #include "models/run_result.hpp"
 #include "replay_script.hpp"
+#include "schedule.hpp"
 
 namespace twinsched {
 
@@ -20,6 +21,7 @@ struct sim_options {
   double time_limit_s = 3600;           ///< simulated seconds before a run is declared hung
   std::string trace_path;               ///< record a .tst trace here (level: the scenario's, else full)
   std::string replay_from;              ///< follow this trace's recorded decisions (replay_policy.hpp)
+  schedule_spec schedule;               ///< preemptions to inject (explore; sim/schedule.hpp)
 };
 
 /// One simulation's result: the scheduler's run_result (backend "sim", wall_s in SIMULATED
@@ -36,6 +38,8 @@ struct sim_result {
   std::uint64_t migrations = 0;  ///< actor-state migrations charged
   bool aborted = false;          ///< the run did not finish (errors say why); run holds partial counts
   replay_log replay;             ///< with sim_options::replay_from: what happened to the recorded decisions
+  std::uint64_t points = 0;      ///< platform operations of all workers (the schedule's preemption points)
+  std::vector<preemption> preemptions;  ///< what sim_options::schedule applied, in order
 
   /// Simulated messages per real second: how fast the simulator is.
   double sim_msgs_per_real_s() const { return real_s > 0 ? double(run.messages) / real_s : 0; }
@@ -47,6 +51,18 @@ struct sim_result {
 /// Validates `s` and `o` (throws config_error / machine_error), then runs the simulation in a
 /// child process (fork) and returns its result. Throws std::runtime_error if the child dies.
 sim_result simulate(const scenario& s, const sim_options& o);
+/// A simulation running in its child process, for callers that run several at once
+/// (explore): start it, poll `fd` and read_available() until it returns true, then finish.
+struct running_simulation {
+  int pid = -1;
+  int fd = -1;       ///< the child's result pipe (make it non-blocking to poll several)
+  std::string text;  ///< what has arrived so far
+};
+running_simulation start_simulation(const scenario& s, const sim_options& o);
+/// Reads what the pipe holds now; true once the child has closed it (all of it arrived).
+bool read_available(running_simulation& r);
+/// Waits for the child and returns its result; throws as simulate() does.
+sim_result finish_simulation(running_simulation& r);
 /// The same, in this process. SimGrid's engine exists once per process: call at most once.
 sim_result simulate_in_this_process(const scenario& s, const sim_options& o);
 /// simulate(s, o).run: the simulated twin of run_on_threads.

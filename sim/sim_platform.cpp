@@ -11,6 +11,10 @@ namespace sg = simgrid::s4u;
 
 namespace twinsched {
 
+namespace {
+sim_platform* running_platform = nullptr;  // the one simulation of this process (on_all_parked)
+}  // namespace
+
 using sim_detail::actor_state;
 using sim_detail::g;
 
@@ -65,6 +69,10 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   g.yield = m.yield;
   g.cur = &impl_->driver;
   impl_->time_limit_s = c.time_limit_s;
+  if (c.schedule.active()) {
+    schedule_ = std::make_unique<sim_detail::schedule_perturbation>(c.schedule);
+    g.schedule = schedule_.get();
+  }
   impl_->per_core.assign(cores_, 0);
 
   xbt_log_control_set("root.thresh:critical");
@@ -87,6 +95,8 @@ void sim_platform::run(std::function<void()> driver) {
   if (impl_->ran) throw std::logic_error("sim_platform::run: once per process");
   impl_->ran = true;
   impl* I = impl_.get();
+  running_platform = this;
+  g.on_all_parked = &sim_platform::on_all_parked;
   sg::Actor::create("driver", I->hosts[0], [this, I, driver = std::move(driver)] {
     sim_detail::resume(&I->driver);
     try {
@@ -127,6 +137,8 @@ void sim_platform::run(std::function<void()> driver) {
   stats_.event_hash = g.hash;
   stats_.flushes = g.flushes;
   stats_.blocks = g.blocks;
+  stats_.points = g.points;
+  if (schedule_) stats_.preemptions = schedule_->applied();
   stats_.aborted = !I->driver_done;
 }
 
@@ -146,6 +158,8 @@ void sim_platform::yield_now() {
 void sim_platform::start_worker(int index, std::function<void()> fn) {
   impl* I = impl_.get();
   auto st = std::make_unique<actor_state>();
+  ++g.live_workers;  // the all-parked check (cost_model.hpp)
+  if (schedule_) st->pending_ns += schedule_->start_delay(index);  // pct: initial priorities
   st->worker = index;
   st->core = int(unsigned(index) % cores_);
   st->socket = int(unsigned(st->core) / g.cores_per_socket);
@@ -169,6 +183,8 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
       abort_run("worker " + std::to_string(s->worker) + " failed: unknown exception");
     }
     s->finished = true;
+    --g.live_workers;
+    sim_detail::check_all_parked();
     // A retired worker (adaptive) frees its share of the core.
     if (--I->per_core[unsigned(s->core)] <= 1)
       for (auto& w : I->workers)
@@ -181,6 +197,8 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
 
 void sim_platform::join_workers() {
   actor_state* me = g.cur;
+  g.driver_waiting = true;  // every initial worker is launched: the all-parked check may judge
+  sim_detail::check_all_parked();
   for (auto& a : impl_->actors) {
     a->join();
     sim_detail::resume(me);
@@ -204,6 +222,36 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
   double cost = g.per_kib * double(bytes) / 1024.0;
   if (from / g.cores_per_socket != to / g.cores_per_socket && g.same > 0) cost *= g.cross / g.same;
   charge(cost);
+}
+
+std::string sim_platform::where_now() const {
+  const actor_state* me = g.cur;
+  std::string w = me && me->worker >= 0 ? ", worker " + std::to_string(me->worker) : "";
+  return " (at simulated " + std::to_string(std::llround(me && me->core >= 0 ? sim_detail::local_ns(me) : sg::Engine::get_clock() * 1e9)) +
+         " ns, scheduling point #" + std::to_string(g.points) + w + ")";
+}
+
+void sim_platform::fail(const std::string& why) {
+  abort_run(why + where_now());
+  sim_detail::halt();
+}
+
+/// Every live worker waits in a parker with no timeout and the driver waits for the end:
+/// nothing can wake anyone, so the run is stuck now. Fails it with the state report (read as
+/// the driver: no charges, no scheduling points), from the worker that parked last.
+void sim_platform::on_all_parked() {
+  sim_platform* self = running_platform;
+  actor_state* me = g.cur;
+  std::string where = self->where_now();
+  std::string state;
+  if (self->state_report_) {
+    g.cur = &self->impl_->driver;
+    state = "; the state:\n" + self->state_report_();
+    g.cur = me;
+  }
+  self->abort_run("every worker (" + std::to_string(g.live_workers) +
+                  ") is parked with no timeout and the run is not over: a lost wake-up, or work no worker will take" +
+                  where + state);
 }
 
 void sim_platform::abort_run(const std::string& why) {

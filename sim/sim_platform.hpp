@@ -52,6 +52,7 @@ struct sim_config {
   std::string context_factory = "raw"; ///< SimGrid contexts/factory: raw | boost | ucontext | thread
   double quantum_ns = 0;               ///< 0 = the machine's quantum_ns
   double time_limit_s = 3600;          ///< simulated seconds before the run is declared hung
+  schedule_spec schedule;              ///< preemptions to inject (explore; schedule.hpp)
 };
 
 /// What a simulation run counted besides the scheduler's result.
@@ -64,6 +65,8 @@ struct sim_stats {
   std::uint64_t migrations = 0;
   bool aborted = false;         ///< a worker failed or the time limit hit: result incomplete
   std::vector<std::string> errors;
+  std::uint64_t points = 0;     ///< platform operations of all workers (preemption points)
+  std::vector<preemption> preemptions;  ///< what the schedule applied, in order (sim_config::schedule)
 };
 
 class sim_platform {
@@ -121,10 +124,7 @@ class sim_platform {
   void abort_run(const std::string& why);
   /// Contract 13: an invariant broke. The run fails with `why` as its error; the caller
   /// halts (its stack points into the scheduler, which is never unwound).
-  [[noreturn]] void fail(const std::string& why) {
-    abort_run(why);
-    sim_detail::halt();
-  }
+  [[noreturn]] void fail(const std::string& why);
   /// What the run is doing (scheduler::state_report), appended to the error when the
   /// simulated time limit declares it hung; set while the scheduler exists, empty after.
   void set_state_report(std::function<std::string()> f) { state_report_ = std::move(f); }
@@ -140,6 +140,10 @@ class sim_platform {
   std::unique_ptr<impl> impl_;
   traces::recorder* recorder_ = nullptr;
   std::function<std::string()> state_report_;
+  std::unique_ptr<sim_detail::schedule_perturbation> schedule_;
+  static void on_all_parked();
+  /// ", at simulated T ns, scheduling point #n (worker w)": where a failure happened.
+  std::string where_now() const;
   unsigned cores_ = 1;
   double abort_clock_s_ = 0;
   sim_stats stats_;

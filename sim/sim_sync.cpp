@@ -65,6 +65,16 @@ void parker::block(double ns) {
     std::unique_lock<sg::Mutex> lk(*s4u_->m);
     double deadline = sg::Engine::get_clock() + ns * 1e-9;
     waiting_ = true;  // set after the lock simcall: nothing runs between here and the wait
+    if (ns < 0 && !token_) {  // the all-parked check (cost_model.hpp)
+      if (me->worker >= 0) {
+        me->untimed = true;
+        sleeper_ = me;
+        ++g.untimed_parked;
+      } else {
+        g.driver_waiting = true;  // the driver waits for the end of the run (scheduler.hpp)
+      }
+      check_all_parked();
+    }
     while (!token_ && !g.aborting) {
       blocked = true;
       if (ns < 0) s4u_->cv->wait(lk);
@@ -72,6 +82,11 @@ void parker::block(double ns) {
     }
     waiting_ = false;
   }
+  if (me->untimed) {
+    me->untimed = false;
+    --g.untimed_parked;
+  }
+  sleeper_ = nullptr;
   me->parked = false;
   token_ = false;
   if (blocked && g.wake > 0 && !g.aborting) sg::this_actor::sleep_for(g.wake * 1e-9);  // the OS wakes us up
@@ -86,7 +101,12 @@ void parker::notify() {
     me->pending_ns += g.unpark;  // the futex wake syscall, paid by the waker
     flush();
   }
-  // The sleeper may have timed out while we paid; notifying nobody is harmless.
+  // The sleeper may have timed out while we paid; notifying nobody is harmless. A sleeper
+  // without a timeout counts as awake from now on (the all-parked check).
+  if (sleeper_ && sleeper_->untimed) {
+    sleeper_->untimed = false;
+    --g.untimed_parked;
+  }
   if (waiting_ && s4u_) s4u_->cv->notify_one();
   resume(me);
 }

@@ -10,6 +10,7 @@
 #include <atomic>  // std::memory_order
 #include <bit>
 #include <cstdint>
+#include <source_location>
 #include <type_traits>
 
 #include "cost_model.hpp"
@@ -27,26 +28,26 @@ class atomic {
   atomic(const atomic&) = delete;
   atomic& operator=(const atomic&) = delete;
 
-  T load(std::memory_order = std::memory_order_seq_cst) const {
-    point();
+  T load(std::memory_order = std::memory_order_seq_cst, std::source_location at = std::source_location::current()) const {
+    point(at);
     read(line_);
     return v_;
   }
-  void store(T v, std::memory_order o = std::memory_order_seq_cst) {
-    point();
+  void store(T v, std::memory_order o = std::memory_order_seq_cst, std::source_location at = std::source_location::current()) {
+    point(at);
     write(line_, o == std::memory_order_seq_cst ? g.rmw : g.store);  // a seq_cst store is an xchg
     v_ = v;
   }
-  T exchange(T v, std::memory_order = std::memory_order_seq_cst) {
-    point();
+  T exchange(T v, std::memory_order = std::memory_order_seq_cst, std::source_location at = std::source_location::current()) {
+    point(at);
     write(line_, g.rmw);
     T old = v_;
     v_ = v;
     return old;
   }
   bool compare_exchange_strong(T& expected, T desired, std::memory_order = std::memory_order_seq_cst,
-                               std::memory_order = std::memory_order_seq_cst) {
-    point();
+                               std::memory_order = std::memory_order_seq_cst, std::source_location at = std::source_location::current()) {
+    point(at);
     write(line_, g.rmw);  // lock cmpxchg takes the line exclusively, success or not
     if (std::bit_cast<repr>(v_) == std::bit_cast<repr>(expected)) {
       v_ = desired;
@@ -56,22 +57,22 @@ class atomic {
     return false;
   }
   bool compare_exchange_weak(T& expected, T desired, std::memory_order s = std::memory_order_seq_cst,
-                             std::memory_order f = std::memory_order_seq_cst) {
-    return compare_exchange_strong(expected, desired, s, f);  // never fails spuriously
+                             std::memory_order f = std::memory_order_seq_cst, std::source_location at = std::source_location::current()) {
+    return compare_exchange_strong(expected, desired, s, f, at);  // never fails spuriously
   }
-  T fetch_add(T d, std::memory_order = std::memory_order_seq_cst)
+  T fetch_add(T d, std::memory_order = std::memory_order_seq_cst, std::source_location at = std::source_location::current())
     requires std::is_integral_v<T>
   {
-    point();
+    point(at);
     write(line_, g.rmw);
     T old = v_;
     v_ = T(old + d);
     return old;
   }
-  T fetch_sub(T d, std::memory_order = std::memory_order_seq_cst)
+  T fetch_sub(T d, std::memory_order = std::memory_order_seq_cst, std::source_location at = std::source_location::current())
     requires std::is_integral_v<T>
   {
-    point();
+    point(at);
     write(line_, g.rmw);
     T old = v_;
     v_ = T(old - d);
@@ -95,8 +96,8 @@ class mutex {
   mutex(const mutex&) = delete;
   mutex& operator=(const mutex&) = delete;
   ~mutex();
-  void lock() {
-    point();
+  void lock(std::source_location at = std::source_location::current()) {
+    point(at);
     if (held_) block();
     held_ = true;
     actor_state* me = g.cur;
@@ -138,10 +139,10 @@ class parker {
   parker(const parker&) = delete;
   parker& operator=(const parker&) = delete;
   ~parker();
-  void park() { wait(-1); }
-  void park_for(std::uint64_t ns) { wait(double(ns)); }
-  void unpark() {
-    point();
+  void park(std::source_location at = std::source_location::current()) { wait(-1, at); }
+  void park_for(std::uint64_t ns, std::source_location at = std::source_location::current()) { wait(double(ns), at); }
+  void unpark(std::source_location at = std::source_location::current()) {
+    point(at);
     write(line_, g.rmw);
     if (token_) return;
     token_ = true;
@@ -149,8 +150,8 @@ class parker {
   }
 
  private:
-  void wait(double ns) {
-    point();
+  void wait(double ns, const std::source_location& at) {
+    point(at);
     write(line_, g.rmw);
     if (token_) {
       token_ = false;
@@ -163,6 +164,7 @@ class parker {
   line_state line_;
   bool token_ = false;
   bool waiting_ = false;
+  actor_state* sleeper_ = nullptr;  // who waits without a timeout (the all-parked check)
   struct s4u_parts;
   s4u_parts* s4u_ = nullptr;  // made on first block; owned
 };

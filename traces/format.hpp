@@ -63,7 +63,7 @@
 // What replay reads (twinsched replay; sim/replay_policy.hpp)
 //   The header's scenario_text rebuilds the run (scenarios/scenario_loader.hpp loads it) and,
 //   for a simulated trace, sim_cores / sim_interleave / sim_quantum_ns / sim_machine_spec
-//   say how it was simulated. Each worker lane, read with lane_cursor, is that worker's
+//   / sim_schedule (the preemptions `explore` injected, sim/schedule.hpp) say how it was simulated. Each worker lane, read with lane_cursor, is that worker's
 //   sequence of turns: which actor (run_begin) and how many messages (run_end). The replay
 //   forces each worker to run those turns; the footer's per-lane event_hash checks that a
 //   replayed simulation reproduced the recorded one exactly (traces/replay_check.hpp).

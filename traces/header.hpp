@@ -32,6 +32,7 @@ struct trace_header {
   std::string sim_interleave;     ///< "coarse" | "fine"
   double sim_quantum_ns = 0;      ///< as given (0 = the machine's)
   std::string sim_machine_spec;   ///< the machine name or path the run loaded
+  std::string sim_schedule;       ///< the preemptions injected (sim/schedule.hpp: describe_schedule); "" none
 };
 
 /// The complete header as written: prefix, payload, CRC.

@@ -93,6 +93,7 @@ std::string canonical_scenario_text(const scenario& s) {
   t += "min_workers = " + std::to_string(c.min_workers) + "\n";
   t += "max_workers = " + std::to_string(c.max_workers) + "\n";
   t += "retire_after_us = " + us(c.retire_after_ns) + "\n";
+  if (c.checks) t += "checks = true\n";  // only when on: older traces' text stays as it was
   t += "\n[scheduler.idle]\n";
   t += "strategy = " + quoted(c.idle.strategy) + "\n";
   t += "max_spins = " + std::to_string(c.idle.max_spins) + "\n";

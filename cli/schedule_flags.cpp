@@ -1,0 +1,78 @@
+// The schedule flags of `sim` and `explore` (schedule_flags.hpp).
+#include "cli/schedule_flags.hpp"
+
+#include <cstdio>
+#include <stdexcept>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/option_checks.hpp"
+#include "cli/scenario_flags.hpp"
+
+namespace twinsched::cli {
+namespace {
+
+/// "200..50000" -> {200, 50000}; throws std::invalid_argument.
+std::pair<double, double> parse_delays(const std::string& text) {
+  auto dots = text.find("..");
+  if (dots == std::string::npos) throw std::invalid_argument("no '..'");
+  double lo = parse_decimal(text.substr(0, dots), false), hi = parse_decimal(text.substr(dots + 2), false);
+  if (hi < lo) throw std::invalid_argument("max below min");
+  return {lo, hi};
+}
+
+}  // namespace
+
+void schedule_flags::add_to(CLI::App& cmd, bool for_explore) {
+  strategy_opt = cmd.add_option("--strategy", spec.strategy,
+                                "How to preempt workers at platform operations: random (each operation with "
+                                "probability --p), pct (--depth - 1 long preemptions at random points, after PCT), "
+                                "list (exactly --preemptions).")
+                     ->type_name("S")
+                     ->check(CLI::IsMember({"random", "pct", "list"}));
+  seed_opt = takes_whole(cmd.add_option("--schedule", spec.seed,
+                                        for_explore ? "The first schedule seed to try (then +1, +2, ...)."
+                                                    : "Schedule seed: perturb this simulation as `explore` did for "
+                                                      "that seed (with --strategy, default random).")
+                             ->type_name("SEED"),
+                         0, UINT64_MAX);
+  takes(cmd.add_option("--p", spec.p, "random: probability of a preemption at each platform operation.")
+            ->type_name("P")
+            ->capture_default_str(),
+        "a probability in [0, 1]", [](const std::string& t) {
+          if (parse_decimal(t, true) > 1) throw std::invalid_argument("above 1");
+        });
+  takes_whole(cmd.add_option("--depth", spec.depth, "pct: the bug depth d (d - 1 change points).")->type_name("D")->capture_default_str(),
+              1, 64);
+  takes(cmd.add_option("--delay", delay_text,
+                       "Preemption length range in simulated ns, MIN..MAX (random: drawn log-uniformly from it; pct: "
+                       "MAX..20*MAX). Default 200..50000.")
+            ->type_name("MIN..MAX"),
+        "MIN..MAX simulated ns, 0 < MIN <= MAX", [](const std::string& t) { parse_delays(t); });
+  takes_parsed(cmd.add_option("--preemptions", preemptions_text,
+                              "list: the preemptions, WORKER:OPERATION:DELAY_NS,... (what explore --shrink prints).")
+                   ->type_name("LIST"),
+               [](const std::string& t) { parse_preemptions(t); });
+}
+
+schedule_spec schedule_flags::resolve() const {
+  schedule_spec s = spec;
+  if (!delay_text.empty()) std::tie(s.min_delay_ns, s.max_delay_ns) = parse_delays(delay_text);
+  if (!preemptions_text.empty()) {
+    s.list = parse_preemptions(preemptions_text);
+    if (!given(strategy_opt)) s.strategy = "list";
+  } else if (given(seed_opt) && !given(strategy_opt)) {
+    s.strategy = "random";
+  }
+  if (s.strategy == "list" && preemptions_text.empty()) throw std::invalid_argument("--strategy list needs --preemptions");
+  return s;
+}
+
+std::string describe_preemption(const preemption& p) {
+  char d[32];
+  std::snprintf(d, sizeof d, "%.1f us", p.delay_ns / 1000);
+  return "worker " + std::to_string(p.worker) + " before its operation " + std::to_string(p.op) +
+         (p.where.empty() ? "" : " (" + p.where + ")") + ", preempted for " + d;
+}
+
+}  // namespace twinsched::cli

@@ -1,0 +1,29 @@
+// The flags `sim` and `explore` share to perturb a simulation's schedule: strategy, schedule seed, probability, depth, delays, an explicit preemption list.
+#pragma once
+#include <string>
+
+#include "sim/schedule.hpp"
+
+namespace CLI {
+class App;
+class Option;
+}  // namespace CLI
+
+namespace twinsched::cli {
+
+struct schedule_flags {
+  schedule_spec spec;
+  std::string delay_text, preemptions_text;
+  CLI::Option *strategy_opt = nullptr, *seed_opt = nullptr;
+
+  /// Registers the flags; `for_explore`: --schedule is the first seed explore tries.
+  void add_to(CLI::App& cmd, bool for_explore);
+  /// The schedule the flags describe (strategy "none" if none was asked for).
+  schedule_spec resolve() const;
+};
+
+/// One preemption as a line a person reads: "worker 0 before its operation 5213
+/// (models/parking.hpp:71), preempted for 12.3 us".
+std::string describe_preemption(const preemption& p);
+
+}  // namespace twinsched::cli
