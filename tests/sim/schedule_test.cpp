@@ -1,0 +1,110 @@
+// Schedule perturbation (sim/schedule.hpp): schedules read back as written, a seed gives one run, and a listed schedule replays it exactly.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "sim/run_sim.hpp"
+#include "sim/schedule.hpp"
+
+using namespace twinsched;
+
+TEST_SUITE_BEGIN("sim");  // this file's default label (tests/CMakeLists.txt)
+
+namespace {
+scenario pingpong_sharing_park() {
+  scenario s;
+  s.name = "schedule-test";
+  s.workload = "pingpong";
+  s.workload_params = {{"pairs", std::int64_t(3)}, {"bounces", std::int64_t(300)}};
+  s.sched.policy = "sharing";
+  s.sched.idle.strategy = "park";
+  s.sched.workers = 3;
+  s.sched.checks = true;
+  return s;
+}
+sim_options with(const schedule_spec& spec) {
+  sim_options o;
+  o.cores = 3;
+  o.schedule = spec;
+  return o;
+}
+schedule_spec random_seed(std::uint64_t seed) {
+  schedule_spec s;
+  s.strategy = "random";
+  s.seed = seed;
+  s.p = 0.01;
+  return s;
+}
+}  // namespace
+
+TEST_CASE("a schedule's one-line text reads back as the same schedule") {
+  schedule_spec r = random_seed(42);
+  r.p = 0.0002;
+  r.min_delay_ns = 150;
+  schedule_spec back = parse_schedule(describe_schedule(r));
+  CHECK(back.strategy == "random");
+  CHECK(back.seed == 42);
+  CHECK(back.p == 0.0002);
+  CHECK(back.min_delay_ns == 150);
+  CHECK(back.max_delay_ns == r.max_delay_ns);
+  CHECK(describe_schedule(back) == describe_schedule(r));
+
+  schedule_spec l;
+  l.strategy = "list";
+  l.list = parse_preemptions("2:880:4000,0:5213:12300");
+  REQUIRE(l.list.size() == 2);
+  CHECK(l.list[0].worker == 2);  // sorted by operation number
+  CHECK(l.list[1].op == 5213);
+  CHECK(describe_schedule(parse_schedule(describe_schedule(l))) == "list 2:880:4000,0:5213:12300");
+  CHECK(parse_schedule("").strategy == "none");
+  CHECK_THROWS_AS(parse_preemptions("1:2"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_preemptions("x:2:3"), std::invalid_argument);
+  CHECK_THROWS_AS(parse_schedule("random seed=1 nope=2"), std::invalid_argument);
+}
+
+TEST_CASE("the same schedule seed gives the same simulation, another seed another one") {
+  scenario s = pingpong_sharing_park();
+  sim_result a = simulate(s, with(random_seed(7))), b = simulate(s, with(random_seed(7))),
+             c = simulate(s, with(random_seed(8))), plain = simulate(s, with(schedule_spec{}));
+  REQUIRE(a.ok());
+  REQUIRE(c.ok());
+  CHECK(a.preemptions.size() > 10);  // p = 0.01 of a few thousand operations
+  CHECK(plain.preemptions.empty());
+  CHECK(differences(a, b).empty());
+  CHECK(format_preemptions(a.preemptions) == format_preemptions(b.preemptions));
+  CHECK(format_preemptions(a.preemptions) != format_preemptions(c.preemptions));
+  CHECK(a.event_hash != plain.event_hash);
+  for (const auto& p : a.preemptions) {
+    CHECK(p.delay_ns == double(std::uint64_t(p.delay_ns)));  // whole ns: the printed list is exact
+    CHECK(p.where.find(':') != std::string::npos);
+  }
+}
+
+TEST_CASE("the list of preemptions a random schedule applied reproduces its run exactly") {
+  scenario s = pingpong_sharing_park();
+  sim_result drawn = simulate(s, with(random_seed(11)));
+  schedule_spec listed;
+  listed.strategy = "list";
+  listed.list = parse_preemptions(format_preemptions(drawn.preemptions));
+  sim_result again = simulate(s, with(listed));
+  CHECK(again.event_hash == drawn.event_hash);
+  CHECK(again.sim_s == drawn.sim_s);
+  CHECK(format_preemptions(again.preemptions) == format_preemptions(drawn.preemptions));
+}
+
+TEST_CASE("a pct schedule preempts at depth - 1 change points") {
+  scenario s = pingpong_sharing_park();
+  sim_result plain = simulate(s, with(schedule_spec{}));
+  schedule_spec pct;
+  pct.strategy = "pct";
+  pct.seed = 3;
+  pct.depth = 4;
+  pct.horizon = plain.points;
+  sim_result r = simulate(s, with(pct));
+  CHECK(r.ok());
+  CHECK(r.preemptions.size() <= 3);
+  CHECK(r.preemptions.size() >= 1);
+  for (const auto& p : r.preemptions) CHECK(p.delay_ns >= pct.max_delay_ns);
+}
+
+TEST_SUITE_END();
