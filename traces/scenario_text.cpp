@@ -30,7 +30,7 @@ std::string quoted(const std::string& s) {
         r += "\\t";
         break;
       default:
-        if (static_cast<unsigned char>(c) < 0x20) {
+        if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) {  // TOML wants DEL escaped too
           char b[8];
           std::snprintf(b, sizeof b, "\\u%04x", unsigned(c));
           r += b;
