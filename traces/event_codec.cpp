@@ -42,7 +42,8 @@ void decode_events(byte_source& in, std::uint32_t count, std::uint64_t first_tim
       st.time += std::uint64_t(dt);
     }
     e.time_ns = st.time;
-    if (head & has_actor) st.actor = std::uint32_t(std::int64_t(st.actor) + in.svarint());
+    // wrapping (unsigned) addition: a delta near +-2^63 must not overflow a signed sum
+    if (head & has_actor) st.actor = std::uint32_t(std::uint64_t(st.actor) + std::uint64_t(in.svarint()));
     e.actor = st.actor;
     if (head & has_message) {
       const std::uint64_t sender = in.varint();
