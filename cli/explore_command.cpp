@@ -56,6 +56,7 @@ std::string kind_of(const std::string& error) {
   if (error.find("entered by worker") != std::string::npos) return "two-workers";
   if (error.find("per-sender order") != std::string::npos) return "per-sender-order";
   if (error.find("simulated time limit") != std::string::npos) return "time-limit";
+  if (error.find("platform operations without ending") != std::string::npos) return "livelock";
   if (error.find("failed:") != std::string::npos) return "behavior-error";
   return "verdict";
 }
@@ -151,6 +152,7 @@ std::string repro_command(const std::string& scenario_file, const sim_options& o
   if (!o.machine.empty()) c << " --machine " << o.machine;
   if (o.interleave != "coarse") c << " --interleave " << o.interleave;
   c << " --time-limit " << o.time_limit_s;
+  if (o.max_points) c << " --max-operations " << o.max_points;
   const schedule_spec& s = o.schedule;
   if (s.strategy == "list") {
     c << " --preemptions " << format_preemptions(s.list);
@@ -235,7 +237,11 @@ int run(const explore_cli& c) {
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
 
-  // An unperturbed run first: it must pass, and it sizes the time limit and PCT's horizon.
+  // An unperturbed run first: it must pass, and it sizes the time limit, the operation budget
+  // (a livelock spends operations without ending) and PCT's horizon. Its own bounds are
+  // generous fixed ones: 60 simulated seconds and 100 million operations.
+  if (!c.sim_limit_given) base.time_limit_s = 60;
+  base.max_points = 100'000'000;
   sim_result plain = simulate(s, base);
   if (!plain.ok()) {
     outcome o = judge(plain);
@@ -243,6 +249,7 @@ int run(const explore_cli& c) {
     return 1;
   }
   if (!c.sim_limit_given) base.time_limit_s = std::max(10.0, 100 * plain.sim_s);
+  base.max_points = std::max<std::uint64_t>(1'000'000, 50 * plain.points);
   spec.horizon = plain.points;
   const std::string dir = c.out_dir.empty() ? "explore-" + s.name : c.out_dir;
   std::filesystem::create_directories(dir);

@@ -19,6 +19,8 @@ constexpr const char* footer = R"(Examples:
   twinsched run scenarios/pi.toml --policy shared-queue --json
   twinsched sim scenarios/pi.toml --cores 16      pi on a simulated 16-core machine
   twinsched run scenarios/forward.toml --trace a.tst && twinsched trace info a.tst
+  twinsched explore scenarios/pingpong.toml --policy sharing --idle park --cores 3 --shrink
+                                                  search schedules for a broken invariant
   twinsched list policies                         what each policy does
   twinsched list workloads                        workload parameters for --param
   twinsched <command> --help                      every option of a command, with defaults

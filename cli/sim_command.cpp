@@ -209,6 +209,10 @@ void add_sim_command(CLI::App& app, action& chosen) {
                   "Record the simulation's trace to FILE (.tst, exact simulated times; level: the scenario's "
                   "`trace`, else full). One --cores value only.")
       ->type_name("FILE");
+  takes_whole(cmd->add_option("--max-operations", c->opt.max_points,
+                              "Platform operations after which a run counts as livelocked (0: no limit; explore sets it).")
+                  ->type_name("N"),
+              0, UINT64_MAX);
   cmd->add_flag("--check-determinism", c->determinism,
                 "Run every simulation twice and fail (exit 1) at the first difference in result or event hash.");
   cmd->add_flag("--json", c->json, "Print one JSON object (an array for a --cores list) instead of text.");

@@ -3,7 +3,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libsimgrid-dev libboost-graph-dev libcli11-dev
       doctest-dev libtomlplusplus-dev nlohmann-json3-dev
-      clang libclang-rt-dev llvm)  # tests/fuzz/run.sh: clang, libFuzzer + sanitizer runtimes, llvm-symbolizer
+      clang libclang-rt-dev llvm  # tests/fuzz/run.sh: clang, libFuzzer + sanitizer runtimes, llvm-symbolizer
+      patch)                      # tests/mutants/run.sh applies the planted bugs
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

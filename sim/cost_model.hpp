@@ -98,6 +98,11 @@ struct state {
   unsigned live_workers = 0, untimed_parked = 0;
   bool driver_waiting = false;  ///< every initial worker is launched (the driver joins or parks)
   void (*on_all_parked)() = nullptr;
+  // A budget of platform operations (sim_config::max_points; 0: none): a livelock spends
+  // them without the run ending, and would otherwise run to the simulated time limit at
+  // the speed of the simulation. `on_points_spent` (sim_platform) fails the run.
+  std::uint64_t max_points = 0;
+  void (*on_points_spent)() = nullptr;
 };
 extern state g;
 
@@ -116,7 +121,7 @@ inline void mix(std::uint64_t x) { g.hash = splitmix64(g.hash ^ x); }
 inline void point(const std::source_location& at = std::source_location::current()) {
   actor_state* me = g.cur;
   if (me->core < 0) return;  // the driver: setup and collection happen outside simulated time
-  ++g.points;
+  if (++g.points == g.max_points) [[unlikely]] g.on_points_spent();
   const std::uint64_t op = me->ops++;
   if (g.schedule) [[unlikely]] {
     if (double d = g.schedule->decide(me->worker, op, at.file_name(), at.line()); d > 0) {

@@ -84,6 +84,7 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   c.quantum_ns = o.quantum_ns;
   c.time_limit_s = o.time_limit_s;
   c.schedule = o.schedule;
+  c.max_points = o.max_points;
   sim_platform plat(m, c);
 
   const workload_info& info = *find_workload(s.workload);

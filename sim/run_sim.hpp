@@ -22,6 +22,7 @@ struct sim_options {
   std::string trace_path;               ///< record a .tst trace here (level: the scenario's, else full)
   std::string replay_from;              ///< follow this trace's recorded decisions (replay_policy.hpp)
   schedule_spec schedule;               ///< preemptions to inject (explore; sim/schedule.hpp)
+  std::uint64_t max_points = 0;         ///< platform operations before a run counts as livelocked (0: no limit)
 };
 
 /// One simulation's result: the scheduler's run_result (backend "sim", wall_s in SIMULATED

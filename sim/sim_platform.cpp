@@ -69,6 +69,7 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   g.yield = m.yield;
   g.cur = &impl_->driver;
   impl_->time_limit_s = c.time_limit_s;
+  g.max_points = c.max_points;
   if (c.schedule.active()) {
     schedule_ = std::make_unique<sim_detail::schedule_perturbation>(c.schedule);
     g.schedule = schedule_.get();
@@ -97,6 +98,7 @@ void sim_platform::run(std::function<void()> driver) {
   impl* I = impl_.get();
   running_platform = this;
   g.on_all_parked = &sim_platform::on_all_parked;
+  g.on_points_spent = &sim_platform::on_points_spent;
   sg::Actor::create("driver", I->hosts[0], [this, I, driver = std::move(driver)] {
     sim_detail::resume(&I->driver);
     try {
@@ -252,6 +254,14 @@ void sim_platform::on_all_parked() {
   self->abort_run("every worker (" + std::to_string(g.live_workers) +
                   ") is parked with no timeout and the run is not over: a lost wake-up, or work no worker will take" +
                   where + state);
+}
+
+/// The run used up sim_config::max_points platform operations without ending: a livelock
+/// (or a budget too small). Workers halt at their next yield.
+void sim_platform::on_points_spent() {
+  sim_platform* self = running_platform;
+  self->abort_run("the run used " + std::to_string(g.max_points) +
+                  " platform operations without ending: a livelock (or --max-operations is too small)" + self->where_now());
 }
 
 void sim_platform::abort_run(const std::string& why) {

@@ -53,6 +53,7 @@ struct sim_config {
   double quantum_ns = 0;               ///< 0 = the machine's quantum_ns
   double time_limit_s = 3600;          ///< simulated seconds before the run is declared hung
   schedule_spec schedule;              ///< preemptions to inject (explore; schedule.hpp)
+  std::uint64_t max_points = 0;        ///< platform operations before the run is declared livelocked (0: no limit)
 };
 
 /// What a simulation run counted besides the scheduler's result.
@@ -142,6 +143,7 @@ class sim_platform {
   std::function<std::string()> state_report_;
   std::unique_ptr<sim_detail::schedule_perturbation> schedule_;
   static void on_all_parked();
+  static void on_points_spent();
   /// ", at simulated T ns, scheduling point #n (worker w)": where a failure happened.
   std::string where_now() const;
   unsigned cores_ = 1;

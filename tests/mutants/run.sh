@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Planted bugs: applies each mutant patch to a copy of the tree, builds the twinsched command there, and checks that `twinsched explore` finds and shrinks it.
+#
+# Usage: tests/mutants/run.sh [MUTANT_NUMBER ...]     (default: every mutant, then the clean tree)
+# Each mutant is a realistic single mistake in the real policy code (the product code has no
+# bug switches). For each, explore runs its scenario below with --shrink and must fail
+# within RUNS (1000) schedule seeds; the unpatched copy must pass the same searches. Prints a
+# table: mutant, strategy, runs to the first failure, wall time, preemptions before and after
+# shrinking, the invariant. Exit 1 if a mutant survives or the clean tree fails.
+# The copy and its build live in $MUTANTS_DIR (default build-mutants/), kept between runs.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here="$top/tests/mutants"
+work=${MUTANTS_DIR:-$top/build-mutants}
+runs=${RUNS:-1000}
+jobs=${JOBS:-$(nproc)}
+tree="$work/tree"
+build="$work/build"
+
+# number | patch | explore arguments (scenario and overrides)
+mutants=(
+  "1|1-parking-count-after-flag|$top/scenarios/pingpong.toml --policy sharing --idle park --cores 3 --param pairs=3 --param bounces=2000 --burst 16 --p 0.0002"
+  "2|2-worker-parks-without-recheck|$top/scenarios/pingpong.toml --policy distribution --idle park --cores 3 --param pairs=3 --param bounces=500 --p 0.0005"
+  "3|3-mailbox-schedule-by-load-then-store|$top/scenarios/forward.toml --policy stealing --idle park --cores 3 --param actors=16 --param tokens=16 --param hops=200 --p 0.002"
+  "4|4-deque-last-element-without-cas|$top/scenarios/forward.toml --policy stealing --idle park --cores 3 --param actors=64 --param tokens=16 --param hops=200 --p 0.002"
+  "5|5-donation-takes-before-claiming|$top/scenarios/pool.toml --policy donation --idle park --cores 3 --param bursts=2 --param burst_size=100 --p 0.0005"
+  "6|6-adaptive-migrates-the-running-actor|$here/adaptive.toml --cores 3 --p 0.0005"
+  "7|7-sharing-hands-off-without-waking|$top/scenarios/pingpong.toml --policy sharing --idle park --cores 3 --param pairs=3 --param bounces=2000 --p 0.0002"
+)
+want=("$@")
+selected() { [ ${#want[@]} -eq 0 ] && return 0; for w in "${want[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
+
+echo "mutants: copying the tree to $tree" >&2
+mkdir -p "$tree" "$build"
+(cd "$top" && git ls-files -z | grep -zv '^tests/fuzz/corpus' | xargs -0 tar cf - ) | (cd "$tree" && tar xf -)
+build_it() {
+  cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF -DTWINSCHED_BENCH=OFF >/dev/null &&
+    cmake --build "$build" -j "$jobs" --target twinsched >/dev/null
+}
+# explore ARGS... -> the summary line fields, from explore's own output
+explore() { "$build/cli/twinsched" explore "$@" --runs "$runs" --jobs "$jobs" --shrink --out "$work/out" 2>/dev/null; }
+
+rows=()
+failed=0
+for m in "${mutants[@]}"; do
+  IFS='|' read -r num name args <<<"$m"
+  selected "$num" || continue
+  echo "mutants: $name" >&2
+  (cd "$tree" && patch -s -p1 <"$here/$name.patch") || { echo "FAIL: $name does not apply"; failed=1; continue; }
+  if ! build_it; then
+    echo "FAIL: $name does not build"; failed=1
+  else
+    t0=$(date +%s.%N)
+    # shellcheck disable=SC2086
+    out=$(explore $args)
+    t1=$(date +%s.%N)
+    seed=$(sed -n 's/^explore: FAILED at schedule seed \([0-9]*\) (run \([0-9]*\) of.*/\2/p' <<<"$out")
+    kind=$(sed -n 's/^  invariant   //p' <<<"$out")
+    before=$(sed -n 's/^  schedule    .*: \([0-9]*\) preemptions$/\1/p' <<<"$out")
+    after=$(sed -n 's/^shrunk: [0-9]* -> \([0-9]*\) preemptions.*/\1/p' <<<"$out")
+    if grep -q '^explore: the scenario fails with no preemption at all' <<<"$out"; then  # found by the unperturbed run
+      seed="0 (unperturbed)"; before=0; after=0
+      kind=$(sed -n 's/^explore: the scenario fails with no preemption at all (\([a-z-]*\)).*/\1/p' <<<"$out")
+    fi
+    if [ -z "$seed" ]; then
+      echo "FAIL: $name survived $runs schedules"; failed=1
+      rows+=("$name|survived|-|$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.0f", b-a}') s|-|-|-")
+    else
+      rows+=("$name|random|$seed|$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s|$before|$after|$kind")
+    fi
+    grep -E '^  (reproduce|worker [0-9]+ before)' <<<"$out" | sed 's/^/    /' >&2
+  fi
+  (cd "$tree" && patch -s -R -p1 <"$here/$name.patch")
+done
+
+if [ ${#want[@]} -eq 0 ]; then  # the clean tree passes the same searches
+  echo "mutants: the unpatched tree" >&2
+  build_it || { echo "FAIL: the clean tree does not build"; exit 1; }
+  for m in "${mutants[@]}"; do
+    IFS='|' read -r num name args <<<"$m"
+    # shellcheck disable=SC2086
+    out=$(explore $args)
+    if grep -q "no invariant broken" <<<"$out"; then rows+=("clean tree, scenario of $num|random|none in $runs|-|-|-|-")
+    else echo "FAIL: the clean tree fails the search of $name:"; echo "$out" | head -5; failed=1; fi
+  done
+fi
+
+printf '\n| mutant | strategy | runs to first failure | wall time | preemptions | after shrinking | invariant |\n|---|---|---|---|---|---|---|\n'
+for r in "${rows[@]}"; do IFS='|' read -r a b c d e f g <<<"$r"; printf '| %s | %s | %s | %s | %s | %s | %s |\n' "$a" "$b" "$c" "$d" "$e" "$f" "$g"; done
+[ $failed -eq 0 ] && echo "mutants: every planted bug found" || echo "mutants: FAILED"
+exit $failed
