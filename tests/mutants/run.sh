@@ -67,8 +67,9 @@ for m in "${mutants[@]}"; do
       rows+=("$name|survived|-|$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.0f", b-a}') s|-|-|-")
     else
       rows+=("$name|random|$seed|$(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.1f", b-a}') s|$before|$after|$kind")
+      echo "$name $(awk -v a="$t0" -v b="$t1" 'BEGIN{printf "%.0f", b-a}')" >>"$work/explore-times.txt"  # for real_backend.sh
     fi
-    grep -E '^  (reproduce|worker [0-9]+ before)' <<<"$out" | sed 's/^/    /' >&2
+    grep -E '^explore: (FAILED|the scenario fails)|^  (invariant|reproduce|worker [0-9]+ before)|^shrunk:' <<<"$out" | cut -c1-400 | sed 's/^/    /' >&2
   fi
   (cd "$tree" && patch -s -R -p1 <"$here/$name.patch")
 done
