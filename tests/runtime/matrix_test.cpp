@@ -65,7 +65,7 @@ void check_run(const scenario& s) {
 }  // namespace
 
 TEST_CASE("every policy x idle strategy x workload processes each message exactly once and ends quiescent" *
-          doctest::test_suite("concurrency") * doctest::timeout(240)) {
+          doctest::test_suite("concurrency") * doctest::timeout(400)) {
   for (const auto& policy : policy_names())
     for (const auto& idle : idle_names())
       for (const std::string& wl : workloads_for(policy))
@@ -91,7 +91,7 @@ TEST_CASE("every policy x idle strategy x workload processes each message exactl
 }
 
 TEST_CASE("every policy runs the skewed, fanout-idle and burst workloads to their sequential checksum" *
-          doctest::test_suite("concurrency") * doctest::timeout(240)) {
+          doctest::test_suite("concurrency") * doctest::timeout(400)) {
   for (const auto& policy : policy_names()) {
     if (policy == "donation") continue;  // no group of equals in these: rejected (policies_test.cpp)
     for (const auto& idle : idle_names())
@@ -116,7 +116,7 @@ TEST_CASE("every policy runs the skewed, fanout-idle and burst workloads to thei
 // adaptive) could lose it. The case as it hung, over many seeds; a hang is reported by the
 // test's deadline (doctest_main.cpp) with the state of the run.
 TEST_CASE("policies that wake a chosen worker never strand an actor in a parked worker's queue (issue 15)" *
-          doctest::test_suite("concurrency") * doctest::timeout(240)) {
+          doctest::test_suite("concurrency") * doctest::timeout(400)) {
   for (std::string policy : {"sharing", "distribution", "adaptive"})
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {
       scenario s = small("pingpong");
