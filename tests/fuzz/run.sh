@@ -9,7 +9,7 @@
 # and fuzzes EXECUTIONS inputs starting from a copy of tests/fuzz/corpus/<harness>/. Exit 1 on any
 # crash, leak, timeout (-timeout=10: a hang is a finding) or sanitizer report; the failing input is
 # kept in build-fuzz/fuzz-out/<harness>/ (save it under tests/fuzz/regressions/<harness>/ once fixed).
-# Environment: JOBS (build jobs, default 2), BUILD_DIR (default build-fuzz),
+# Environment: JOBS (build jobs, default: all cores), BUILD_DIR (default build-fuzz),
 # TWINSCHED_FUZZ_STRICT=1 (an exception type the reader does not document is a finding too).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -19,7 +19,7 @@ if ! [[ "$runs" =~ ^[0-9]+$ ]] || [ "$runs" -eq 0 ]; then
   exit 2
 fi
 build=${BUILD_DIR:-build-fuzz}
-jobs=${JOBS:-2}
+jobs=${JOBS:-$(nproc)}
 
 scripts/setup.sh
 if [ ! -f "$build/CMakeCache.txt" ]; then
