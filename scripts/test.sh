@@ -24,6 +24,9 @@ if [ $fast -eq 0 ]; then
   step "planted bugs: explore finds and shrinks two of them (tests/mutants/run.sh 1 4; all: tests/mutants/run.sh)"
   RUNS=1000 tests/mutants/run.sh 1 4
 
+  step "fuzzed readers: each libFuzzer harness for a short run, and every saved regression (tests/fuzz/run.sh)"
+  tests/fuzz/run.sh
+
   step "AddressSanitizer + UndefinedBehaviorSanitizer build: all tests"
   BUILD_DIR=build-asan scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON -DTWINSCHED_SANITIZE=address -DTWINSCHED_BENCH=OFF
   ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1" ctest --test-dir build-asan -j "$jobs" --timeout 900
