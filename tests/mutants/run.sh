@@ -34,7 +34,9 @@ echo "mutants: copying the tree to $tree" >&2
 mkdir -p "$tree" "$build"
 (cd "$top" && git ls-files -z | grep -zv '^tests/fuzz/corpus' | xargs -0 tar cf - ) | (cd "$tree" && tar xf -)
 build_it() {
-  cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DBUILD_TESTING=OFF -DTWINSCHED_BENCH=OFF >/dev/null &&
+  # -O1 without debug information: the quickest build that still simulates fast enough
+  cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DBUILD_TESTING=OFF \
+    -DTWINSCHED_BENCH=OFF >/dev/null &&
     cmake --build "$build" -j "$jobs" --target twinsched >/dev/null
 }
 # explore ARGS... -> the summary line fields, from explore's own output
