@@ -16,20 +16,17 @@
 // a scheduler does, so they are made and destroyed inside the simulation.
 #include <doctest/doctest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <atomic>  // std::memory_order
-#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
-#include <cstring>
 #include <set>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
+#include "in_child.hpp"
 #include "sim/machine_model.hpp"
 #include "sim/sim_platform.hpp"
 
@@ -68,64 +65,12 @@ std::string probe_machine_text() {
 
 machine_model probe_machine() { return parse_machine(probe_machine_text(), "cost-probe.toml"); }
 
-/// What a child sends back: its measurements, or why it could not take them.
-template <class R>
-struct child_report {
-  bool ok = false;
-  char error[1024] = {};
-  R value{};
-};
-
 /// Runs `simulation` (which builds a sim_platform, runs it and returns what it measured) in
-/// a forked child process, and returns the measurements. SimGrid's engine can be created
-/// only once per process, so each case's simulation needs a process of its own.
+/// a forked child process (support/in_child.hpp), and returns the measurements. SimGrid's
+/// engine can be created only once per process, so each case's simulation needs its own.
 template <class R, class F>
 R in_child(F simulation) {
-  static_assert(std::is_trivially_copyable_v<R>);
-  int fd[2];
-  REQUIRE(::pipe(fd) == 0);
-  std::fflush(nullptr);
-  pid_t pid = ::fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    ::close(fd[0]);
-    child_report<R> rep;
-    try {
-      rep.value = simulation();
-      rep.ok = true;
-    } catch (const std::exception& e) {
-      std::snprintf(rep.error, sizeof rep.error, "%s", e.what());
-    }
-    const char* p = reinterpret_cast<const char*>(&rep);
-    std::size_t left = sizeof rep;
-    while (left > 0) {
-      ssize_t n = ::write(fd[1], p, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) ::_exit(4);
-      p += n;
-      left -= std::size_t(n);
-    }
-    ::_exit(0);  // no destructors: SimGrid's engine is never torn down
-  }
-  ::close(fd[1]);
-  child_report<R> rep;
-  char* p = reinterpret_cast<char*>(&rep);
-  std::size_t got = 0;
-  while (got < sizeof rep) {
-    ssize_t n = ::read(fd[0], p + got, sizeof rep - got);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) break;
-    got += std::size_t(n);
-  }
-  ::close(fd[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  std::string how = WIFSIGNALED(status) ? "died of signal " + std::to_string(WTERMSIG(status))
-                                        : "exited with code " + std::to_string(WEXITSTATUS(status));
-  REQUIRE_MESSAGE(got == sizeof rep, "the simulation process ", how, " without a full report");
-  REQUIRE_MESSAGE(rep.ok, "the simulation failed: ", rep.error);
-  return rep.value;
+  return testing::in_child<R>([&](std::string&) { return simulation(); });
 }
 
 /// Simulates on `m` with `driver` as the driver (it starts and joins the workers) and

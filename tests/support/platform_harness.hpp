@@ -12,15 +12,12 @@
 // Busy loops in a body must call plat.spin_pause(): in simulation that is what advances
 // the clock and lets the other workers run.
 #pragma once
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
 
+#include "in_child.hpp"
 #include "runtime/thread_platform.hpp"
 #include "sim/machine_model.hpp"
 #include "sim/sim_platform.hpp"
@@ -47,54 +44,30 @@ auto on_workers(unsigned n, Make make) {
     plat.join_workers();
     out.result = st->result();
   } else {
-    int fd[2];
-    if (::pipe(fd) != 0) throw std::runtime_error("pipe failed");
-    pid_t pid = ::fork();
-    if (pid == 0) {
-      ::close(fd[0]);
-      sim_config c;
-      c.cores = n;
-      c.time_limit_s = 60;
-      sim_platform plat(load_machine("default"), c);
-      R r{};
-      plat.run([&] {
-        auto st = make(plat);
-        for (unsigned i = 0; i < n; ++i) plat.start_worker(int(i), [&st, i] { st->work(i); });
-        plat.join_workers();
-        r = st->result();
-      });
-      std::string why;
-      for (auto& e : plat.stats().errors) why += e + "\n";
-      bool aborted = plat.stats().aborted;
-      std::size_t len = why.size();
-      if (::write(fd[1], &aborted, sizeof aborted) != sizeof aborted || ::write(fd[1], &r, sizeof r) != sizeof r ||
-          ::write(fd[1], &len, sizeof len) != sizeof len || ::write(fd[1], why.data(), len) != ssize_t(len))
-        ::_exit(4);
-      ::_exit(0);  // no destructors: SimGrid's engine is never torn down
-    }
-    ::close(fd[1]);
-    auto read_all = [&](void* p, std::size_t len) {
-      auto* b = static_cast<char*>(p);
-      while (len > 0) {
-        ssize_t k = ::read(fd[0], b, len);
-        if (k <= 0) return false;
-        b += k;
-        len -= std::size_t(k);
-      }
-      return true;
+    struct sent {
+      bool aborted;
+      R result;
     };
-    std::size_t len = 0;
-    bool ok = read_all(&out.aborted, sizeof out.aborted) && read_all(&out.result, sizeof out.result) &&
-              read_all(&len, sizeof len);
-    if (ok) {
-      out.why.resize(len);
-      ok = read_all(out.why.data(), len);
-    }
-    ::close(fd[0]);
-    int status = 0;
-    ::waitpid(pid, &status, 0);
-    if (!ok || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
-      throw std::runtime_error("the simulation's child process died (status " + std::to_string(status) + ")");
+    sent got = in_child<sent>(
+        [&](std::string& why) {
+          sim_config c;
+          c.cores = n;
+          c.time_limit_s = 60;
+          sim_platform plat(load_machine("default"), c);
+          sent r{};
+          plat.run([&] {
+            auto st = make(plat);
+            for (unsigned i = 0; i < n; ++i) plat.start_worker(int(i), [&st, i] { st->work(i); });
+            plat.join_workers();
+            r.result = st->result();
+          });
+          for (auto& e : plat.stats().errors) why += e + "\n";
+          r.aborted = plat.stats().aborted;
+          return r;
+        },
+        &out.why);
+    out.aborted = got.aborted;
+    out.result = got.result;
   }
   return out;
 }
