@@ -94,10 +94,13 @@ struct state {
   schedule_perturbation* schedule = nullptr;  ///< explore: preempts workers at points (schedule.hpp)
   // The all-parked check: when every live worker waits in a parker with no timeout, nothing
   // can ever wake one (only workers unpark), so the run is stuck (a lost wake-up, or work
-  // nobody will take): `on_all_parked` (sim_platform) fails the run on the spot.
-  unsigned live_workers = 0, untimed_parked = 0;
+  // nobody will take). Each worker's `untimed` flag says whether it waits so; whenever one
+  // starts to, `on_maybe_all_parked` (sim_platform) scans the workers' flags (a scan, not a
+  // counter: flags are set and cleared on several paths, and a count drifted) and fails
+  // the run on the spot if every live one is set.
+  unsigned live_workers = 0;
   bool driver_waiting = false;  ///< every initial worker is launched (the driver joins or parks)
-  void (*on_all_parked)() = nullptr;
+  void (*on_maybe_all_parked)() = nullptr;
   // A budget of platform operations (sim_config::max_points; 0: none): a livelock spends
   // them without the run ending, and would otherwise run to the simulated time limit at
   // the speed of the simulation. `on_points_spent` (sim_platform) fails the run.
@@ -135,8 +138,7 @@ inline void point(const std::source_location& at = std::source_location::current
 
 /// The all-parked check, after any change to who waits (see `state`).
 inline void check_all_parked() {
-  if (g.driver_waiting && g.live_workers > 0 && g.untimed_parked == g.live_workers && g.on_all_parked && !g.aborting)
-    g.on_all_parked();
+  if (g.driver_waiting && g.live_workers > 0 && g.on_maybe_all_parked && !g.aborting) g.on_maybe_all_parked();
 }
 
 inline double local_ns(const actor_state* me) { return me->base_ns + me->pending_ns; }

@@ -12,7 +12,7 @@ namespace sg = simgrid::s4u;
 namespace twinsched {
 
 namespace {
-sim_platform* running_platform = nullptr;  // the one simulation of this process (on_all_parked)
+sim_platform* running_platform = nullptr;  // the one simulation of this process (on_maybe_all_parked)
 }  // namespace
 
 using sim_detail::actor_state;
@@ -97,7 +97,7 @@ void sim_platform::run(std::function<void()> driver) {
   impl_->ran = true;
   impl* I = impl_.get();
   running_platform = this;
-  g.on_all_parked = &sim_platform::on_all_parked;
+  g.on_maybe_all_parked = &sim_platform::on_maybe_all_parked;
   g.on_points_spent = &sim_platform::on_points_spent;
   sg::Actor::create("driver", I->hosts[0], [this, I, driver = std::move(driver)] {
     sim_detail::resume(&I->driver);
@@ -238,11 +238,13 @@ void sim_platform::fail(const std::string& why) {
   sim_detail::halt();
 }
 
-/// Every live worker waits in a parker with no timeout and the driver waits for the end:
+/// If every live worker waits in a parker with no timeout and the driver waits for the end,
 /// nothing can wake anyone, so the run is stuck now. Fails it with the state report (read as
 /// the driver: no charges, no scheduling points), from the worker that parked last.
-void sim_platform::on_all_parked() {
+void sim_platform::on_maybe_all_parked() {
   sim_platform* self = running_platform;
+  for (auto& w : self->impl_->workers)
+    if (!w->finished && !w->untimed) return;  // someone can still run, or unpark the others
   actor_state* me = g.cur;
   std::string where = self->where_now();
   std::string state;

@@ -142,7 +142,7 @@ class sim_platform {
   traces::recorder* recorder_ = nullptr;
   std::function<std::string()> state_report_;
   std::unique_ptr<sim_detail::schedule_perturbation> schedule_;
-  static void on_all_parked();
+  static void on_maybe_all_parked();
   static void on_points_spent();
   /// ", at simulated T ns, scheduling point #n (worker w)": where a failure happened.
   std::string where_now() const;

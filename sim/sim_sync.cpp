@@ -69,7 +69,6 @@ void parker::block(double ns) {
       if (me->worker >= 0) {
         me->untimed = true;
         sleeper_ = me;
-        ++g.untimed_parked;
       } else {
         g.driver_waiting = true;  // the driver waits for the end of the run (scheduler.hpp)
       }
@@ -82,10 +81,7 @@ void parker::block(double ns) {
     }
     waiting_ = false;
   }
-  if (me->untimed) {
-    me->untimed = false;
-    --g.untimed_parked;
-  }
+  me->untimed = false;
   sleeper_ = nullptr;
   me->parked = false;
   token_ = false;
@@ -103,10 +99,7 @@ void parker::notify() {
   }
   // The sleeper may have timed out while we paid; notifying nobody is harmless. A sleeper
   // without a timeout counts as awake from now on (the all-parked check).
-  if (sleeper_ && sleeper_->untimed) {
-    sleeper_->untimed = false;
-    --g.untimed_parked;
-  }
+  if (sleeper_) sleeper_->untimed = false;
   if (waiting_ && s4u_) s4u_->cv->notify_one();
   resume(me);
 }
