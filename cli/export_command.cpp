@@ -9,7 +9,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
-#include "traces/perfetto_export.hpp"
+#include "viz/perfetto_export.hpp"
 #include "traces/trace_reader.hpp"
 
 namespace twinsched::cli {
@@ -17,14 +17,14 @@ namespace {
 
 struct export_cli {
   std::string file, out;
-  traces::perfetto_options opt;
+  viz::perfetto_options opt;
 };
 
 int export_perfetto(const export_cli& o) {
   traces::trace_reader r(o.file);
   std::ofstream f(o.out, std::ios::binary);
   if (!f) throw std::runtime_error(o.out + ": cannot create the output file");
-  traces::perfetto_summary s = traces::export_perfetto(r, f, o.opt);
+  viz::perfetto_summary s = viz::export_perfetto(r, f, o.opt);
   f.close();
   if (!f) throw std::runtime_error(o.out + ": cannot write the output file");
   std::cerr << "twinsched: wrote " << o.out << ": " << s.slices << " slices, " << s.instants << " instants, " << s.flows

@@ -1,4 +1,4 @@
-// The Perfetto export: well-formed JSON, slices that nest and never overlap per worker track, paired flows, windows.
+// The Perfetto export (viz/): well-formed JSON, slices that nest and never overlap per worker track, paired flows, windows.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -11,7 +11,7 @@
 
 #include "runtime/run_threads.hpp"
 #include "traces/merged_cursor.hpp"
-#include "traces/perfetto_export.hpp"
+#include "viz/perfetto_export.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces_test_support.hpp"
 
@@ -19,6 +19,7 @@ TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
 
 using namespace twinsched;
 using namespace twinsched::traces;
+using namespace twinsched::viz;
 using twinsched::test::temp_file;
 
 namespace {

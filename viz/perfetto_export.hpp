@@ -1,12 +1,14 @@
-// Exporting a trace as Chrome trace-event JSON for ui.perfetto.dev / chrome://tracing: slices, flows, counters.
+// Exporting a trace (a view of it) as Chrome trace-event JSON for ui.perfetto.dev / chrome://tracing: slices, flows, counters.
 #pragma once
 #include <cstdint>
 #include <limits>
 #include <ostream>
 
-#include "trace_reader.hpp"
+#include "traces/trace_reader.hpp"
 
-namespace twinsched::traces {
+namespace twinsched::viz {
+
+using traces::trace_reader;
 
 struct perfetto_options {
   std::uint64_t from_ns = 0;                                        ///< window start (trace time)
@@ -34,4 +36,4 @@ struct perfetto_summary {
 /// `otherData` says whether flows were sampled and how.
 perfetto_summary export_perfetto(const trace_reader& r, std::ostream& out, const perfetto_options& o);
 
-}  // namespace twinsched::traces
+}  // namespace twinsched::viz

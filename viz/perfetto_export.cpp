@@ -8,11 +8,12 @@
 #include <unordered_map>
 #include <unordered_set>
 
-#include "format.hpp"
-#include "merged_cursor.hpp"
-#include "trace_stats.hpp"
+#include "traces/format.hpp"
+#include "traces/merged_cursor.hpp"
+#include "traces/header.hpp"
 
-namespace twinsched::traces {
+namespace twinsched::viz {
+using namespace twinsched::traces;
 namespace {
 
 /// ns -> microseconds with exactly three decimals (exact: no rounding drift between slices).
@@ -219,7 +220,7 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
         if (ls.msg.open) {
           char args[96];
           std::snprintf(args, sizeof args, "\"message\":\"%llu:%llu\"",
-                        static_cast<unsigned long long>(ls.msg.message >> 48),
+                        static_cast<unsigned long long>(ls.msg.message >> sender_shift),
                         static_cast<unsigned long long>(ls.msg.message & seq_mask));
           slice(e.worker, "message", "message", ls.msg.since, e.time_ns, args);
         }
@@ -304,4 +305,4 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
   return sum;
 }
 
-}  // namespace twinsched::traces
+}  // namespace twinsched::viz
