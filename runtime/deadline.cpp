@@ -27,6 +27,7 @@ namespace twinsched {
 struct deadline::impl {
   std::mutex m;
   std::condition_variable cv;
+  bool started = false;   // under m: the watcher is past its start-up (see the constructor)
   bool disarmed = false;  // under m
   std::thread watcher;
 };
@@ -46,16 +47,26 @@ namespace {
 }
 }  // namespace
 
+// The constructor returns only once the watcher thread is running its own code. Tests fork
+// simulation children right after arming a deadline (sim/run_sim.cpp), and a fork copies
+// every lock as it stands: a watcher still in its start-up inside the sanitizer runtimes
+// (which register the thread and set up its stacks under their own locks) would leave a
+// lock held forever in the child, and the child would block on its first allocation. Under
+// ASan, one CI run hung that way for 1200 s. Once started, the watcher only waits on `cv`.
 deadline::deadline(double seconds, std::string what) : impl_(std::make_unique<impl>()) {
   impl* I = impl_.get();
   I->watcher = std::thread([I, seconds, what = std::move(what)] {
     std::unique_lock<std::mutex> lk(I->m);
+    I->started = true;
+    I->cv.notify_all();
     auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
     if (!I->cv.wait_until(lk, until, [I] { return I->disarmed; })) {
       lk.unlock();
       expire(seconds, what);
     }
   });
+  std::unique_lock<std::mutex> lk(I->m);
+  I->cv.wait(lk, [I] { return I->started; });
 }
 
 deadline::~deadline() {
@@ -63,7 +74,7 @@ deadline::~deadline() {
     std::lock_guard<std::mutex> g(impl_->m);
     impl_->disarmed = true;
   }
-  impl_->cv.notify_one();
+  impl_->cv.notify_all();
   impl_->watcher.join();
 }
 

@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 
@@ -237,6 +238,26 @@ sim_result finish_simulation(running_simulation& r) {
   return from_json_text(r.text);
 }
 
+namespace {
+/// What the kernel says a stuck simulation process is doing: its state, the kernel function
+/// it sleeps in and its system call (number and arguments: 202 is futex, a lock). A hung
+/// child reports this, so a hang seen once in CI leaves evidence of where it waited.
+std::string process_state(pid_t pid) {
+  auto first_line = [&](const char* what) {
+    std::ifstream f("/proc/" + std::to_string(pid) + "/" + what);
+    std::string line;
+    std::getline(f, line);
+    return line.empty() ? std::string("?") : line;
+  };
+  std::ifstream status("/proc/" + std::to_string(pid) + "/status");
+  std::string line, state = "?";
+  while (std::getline(status, line))
+    if (line.rfind("State:", 0) == 0 && line.find_first_not_of(" \t", 6) != std::string::npos)
+      state = line.substr(line.find_first_not_of(" \t", 6));
+  return "  its process: state " + state + ", waits in " + first_line("wchan") + ", system call " + first_line("syscall") + "\n";
+}
+}  // namespace
+
 sim_result simulate(const scenario& s, const sim_options& o) {
   running_simulation r = start_simulation(s, o);
   // While it runs, a deadline that expires (runtime/deadline.hpp) says what it is and kills
@@ -244,7 +265,8 @@ sim_result simulate(const scenario& s, const sim_options& o) {
   live_runs::registration live(
       [&] {
         return "simulation process " + std::to_string(r.pid) + ": scenario " + s.name + ", policy " + s.sched.policy +
-               ", " + std::to_string(s.sched.workers) + " workers on " + std::to_string(o.cores) + " cores (0: the machine's)\n";
+               ", " + std::to_string(s.sched.workers) + " workers on " + std::to_string(o.cores) + " cores (0: the machine's)\n" +
+               process_state(r.pid);
       },
       [pid = r.pid] { ::kill(pid, SIGKILL); });
   return finish_simulation(r);

@@ -2,7 +2,9 @@
 //
 // The first case is MEANT to fail: ctest runs it alone and passes only if the process
 // ended on the deadline with the hang report (tests/CMakeLists.txt: deadline_reports_a_hung_run).
-// The second checks the simulator's equivalent in-process: the all-parked check, which fails
+// The second, also meant to fail, outlives its deadline inside a simulation child process:
+// the report must name that process and say what the kernel has it doing, and kill it.
+// The third checks the simulator's equivalent in-process: the all-parked check, which fails
 // the run when every worker waits with no timeout (before the simulated time limit would).
 #include <doctest/doctest.h>
 
@@ -13,6 +15,7 @@
 #include "models/scheduler.hpp"
 #include "runtime/live_runs.hpp"
 #include "runtime/thread_platform.hpp"
+#include "sim/run_sim.hpp"
 #include "sim/machine_model.hpp"
 #include "sim/sim_platform.hpp"
 
@@ -40,6 +43,20 @@ TEST_CASE("FIXTURE, fails on purpose: a hung run on threads ends at its deadline
   live_runs::registration live([&] { return sched.state_report(); });
   sched.run(*w);  // never returns: the deadline ends the process
   FAIL("the forgetful policy's run ended; the fixture no longer hangs");
+}
+
+TEST_CASE("CHILD_FIXTURE, fails on purpose: a simulation process still running at the deadline is reported and killed" *
+          doctest::timeout(1)) {
+  scenario s;  // ten million messages: minutes of simulation, far past the deadline
+  s.name = "outlives-its-deadline";
+  s.workload = "forward";
+  s.workload_params = {{"actors", std::int64_t(64)}, {"tokens", std::int64_t(64)}, {"hops", std::int64_t(160000)}};
+  s.sched.policy = "stealing";
+  s.sched.workers = 4;
+  sim_options o;
+  o.cores = 4;
+  simulate(s, o);  // the deadline ends the process first
+  FAIL("a ten-million-message simulation finished within a second");
 }
 
 TEST_CASE("a hung simulated run fails the moment every worker is parked for good, with the state in its error") {
