@@ -37,6 +37,11 @@ void add_diff_command(CLI::App& app, action& chosen);
 /// `twinsched export perfetto FILE -o OUT.json`: Chrome trace-event JSON for ui.perfetto.dev.
 void add_export_command(CLI::App& app, action& chosen);
 
+/// `twinsched report TRACE [TRACE2] -o FILE`: a self-contained HTML report of one trace or two compared.
+void add_report_command(CLI::App& app, action& chosen);
+/// `twinsched analyze TRACE`: communication graph, causality DAG, critical path, speed-up bound.
+void add_analyze_command(CLI::App& app, action& chosen);
+
 /// `twinsched replay FILE`: the traced run again in the simulator, its recorded decisions forced.
 void add_replay_command(CLI::App& app, action& chosen);
 /// `twinsched explore SCENARIO`: many perturbed schedules in simulation, every invariant

@@ -21,6 +21,7 @@ constexpr const char* footer = R"(Examples:
   twinsched run scenarios/forward.toml --trace a.tst && twinsched trace info a.tst
   twinsched explore scenarios/pingpong.toml --policy sharing --idle park --cores 3 --shrink
                                                   search schedules for a broken invariant
+  twinsched report a.tst -o a.html                an HTML report: timelines, delays, critical path
   twinsched list policies                         what each policy does
   twinsched list workloads                        workload parameters for --param
   twinsched <command> --help                      every option of a command, with defaults
@@ -58,6 +59,8 @@ int main(int argc, char** argv) {
   cli::add_trace_command(app, chosen);
   cli::add_diff_command(app, chosen);
   cli::add_export_command(app, chosen);
+  cli::add_report_command(app, chosen);
+  cli::add_analyze_command(app, chosen);
   cli::add_replay_command(app, chosen);
   cli::add_explore_command(app, chosen);
   app.footer(footer);  // after the subcommands: each has its own footer or none, not this one

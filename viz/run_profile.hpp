@@ -1,0 +1,75 @@
+// What a report draws of one trace, gathered in one streaming pass and downsampled to fixed-size bins.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+#include "causality.hpp"
+#include "comm_graph.hpp"
+#include "traces/histogram.hpp"
+#include "traces/trace_reader.hpp"
+
+namespace twinsched::viz {
+
+struct profile_options {
+  unsigned bins = 600;                  ///< time columns the run is cut into (fewer with many workers)
+  std::size_t max_segments = 40000;     ///< exact running/idle/parked spells kept for zooming in
+  std::size_t max_dag_nodes = 1000000;  ///< handlings the explicit DAG may hold (critical path listed)
+  std::size_t top = 15;                 ///< hottest actors and busiest edges listed
+};
+
+/// A worker's state over time. `other`: between states (finding work, the runtime's own cost).
+enum class worker_state : std::uint8_t { other, running, idle, parked, off };
+
+/// One exact spell of a worker, for the timeline's close-up.
+struct spell {
+  std::uint64_t begin_ns, end_ns;  ///< relative to the profile's t0
+  std::uint32_t actor;             ///< running: the actor of the turn
+  std::uint16_t lane;
+  worker_state state;
+};
+
+/// Queueing delays (send -> message_begin) of one actor group, log-binned: 4 bins per octave.
+struct delay_histogram {
+  traces::histogram exact;        ///< quantiles within ~3%
+  std::vector<std::uint64_t> bins;  ///< bins[k]: delays d with floor(4 log2(d + 1)) == k
+  static unsigned bin_of(std::uint64_t ns);
+  static double bin_low(unsigned k);  ///< the smallest delay (ns) of bin k
+};
+
+struct hot_actor {
+  std::uint32_t actor = 0, group = 0;
+  std::uint64_t messages = 0, turn_ns = 0, turns = 0;
+};
+
+struct run_profile {
+  traces::trace_header header;
+  std::uint64_t makespan_ns = 0, messages = 0, events = 0;
+  bool ok = true;
+  unsigned cores = 0;  ///< modeled cores (sim) or workers (threads): the N of the bound
+  std::uint64_t t0 = 0, t1 = 0, bin_ns = 1;
+  unsigned bins = 0;
+  /// Per worker lane: fraction of each bin spent running, idle (not parked) and parked.
+  std::map<std::uint16_t, std::array<std::vector<float>, 3>> workers;
+  std::vector<float> throughput;  ///< messages per second, per bin
+  std::vector<float> runnable, parked, threads;  ///< time-weighted mean per bin
+  std::vector<float> steals, donations, migrations;  ///< counts per bin
+  std::vector<spell> spells;      ///< time order; complete up to spells_until_ns
+  bool spells_complete = true;
+  std::uint64_t spells_until_ns = 0;  ///< relative to t0
+  std::map<std::uint32_t, delay_histogram> delays;  ///< by group (0: actors in no group)
+  std::vector<hot_actor> hottest;  ///< by turn time
+  std::size_t actors_seen = 0;
+  comm_counter comm;
+  comm_summary graph;
+  causality_result causality;
+  std::uint64_t totals[16] = {};  ///< events by kind
+};
+
+/// Reads `r` once in time order (one block per lane in memory, plus one entry per message in
+/// flight and per actor). Throws trace_error on a damaged block.
+run_profile profile_trace(const traces::trace_reader& r, const profile_options& o = {});
+
+}  // namespace twinsched::viz
