@@ -26,6 +26,8 @@ int print_machines(std::ostream& out);
 /// `twinsched validate SCENARIO`: the scenario on real cores and in simulation on the same
 /// core count, both traced, then diffed.
 void add_validate_command(CLI::App& app, action& chosen);
+/// `twinsched accuracy`: scenarios x policies x workers on real cores and in simulation, signed errors.
+void add_accuracy_command(CLI::App& app, action& chosen);
 /// "10%", "10" (a number above 1 is a percentage) or "0.1" -> 0.1; throws std::invalid_argument.
 double parse_tolerance(const std::string& s);
 /// Checks a --tolerance option's value with parse_tolerance while parsing; returns opt.

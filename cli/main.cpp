@@ -56,6 +56,7 @@ int main(int argc, char** argv) {
   cli::add_list_command(app, chosen);
   cli::add_sim_command(app, chosen);
   cli::add_validate_command(app, chosen);
+  cli::add_accuracy_command(app, chosen);
   cli::add_trace_command(app, chosen);
   cli::add_diff_command(app, chosen);
   cli::add_export_command(app, chosen);

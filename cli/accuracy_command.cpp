@@ -1,0 +1,318 @@
+// `twinsched accuracy`: a matrix of scenarios x policies x workers, real runs against simulations, errors case by case.
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "cli/accuracy.hpp"
+#include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
+#include "cli/scenario_flags.hpp"
+#include "runtime/run_threads.hpp"
+#include "scenarios/scenario_loader.hpp"
+#include "sim/machine_model.hpp"
+#include "sim/run_sim.hpp"
+
+namespace twinsched::cli {
+namespace {
+
+struct accuracy_cli {
+  std::vector<std::string> scenarios, policies, params;
+  std::string workers_text, machine = "this-machine", tolerance, worst_tolerance;
+  unsigned runs = 3, warmup = 1;
+  std::uint64_t seed = 0;
+  bool json = false, markdown = false;
+  CLI::Option *workers_opt = nullptr, *seed_opt = nullptr;
+};
+
+/// "1,2" -> {1, 2}, each 1..workers_limit; throws std::invalid_argument.
+std::vector<std::uint32_t> parse_workers(const std::string& text) {
+  std::vector<std::uint32_t> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) v.push_back(std::uint32_t(parse_whole(item, 1, workers_limit)));
+  if (v.empty() || text.back() == ',') throw std::invalid_argument("no worker count");
+  return v;
+}
+
+scenario_error command_line(const std::string& message) { return scenario_error("command line", 0, 0, message); }
+
+/// scenarios/ under the current directory if it has scenario files, else the source tree's
+/// (as `twinsched list scenarios`).
+std::string scenario_dir() {
+  if (!list_scenario_files("scenarios").empty()) return "scenarios";
+  return TWINSCHED_SCENARIO_DIR;
+}
+
+std::string stem(const std::string& path) {
+  std::string f = path.substr(path.find_last_of('/') + 1);
+  return f.size() > 5 && f.ends_with(".toml") ? f.substr(0, f.size() - 5) : f;
+}
+
+/// The stock workloads: scenarios/*.toml except the sim_* files (the simulator's findings,
+/// sized for many modeled cores). Without a scenarios folder, the embedded forward scenario.
+std::vector<std::string> stock_files() {
+  std::vector<std::string> v;
+  for (const auto& f : list_scenario_files(scenario_dir()))
+    if (!stem(f).starts_with("sim_")) v.push_back(f);
+  return v;
+}
+
+/// A --scenario value: an existing file, else a stock name (`forward`, `pi`, ...).
+scenario resolve_scenario(const std::string& arg) {
+  if (access(arg.c_str(), F_OK) == 0 || arg.find('/') != std::string::npos || arg.ends_with(".toml"))
+    return load_scenario_file(arg);
+  const auto files = stock_files();
+  for (const auto& f : files)
+    if (stem(f) == arg) return load_scenario_file(f);
+  if (arg == "forward") return load_default_scenario();
+  std::string known;
+  for (const auto& f : files) known += (known.empty() ? "" : ", ") + stem(f);
+  throw command_line("--scenario '" + arg + "' is neither a file nor a stock scenario (stock: " +
+                     (known.empty() ? "forward" : known) + ")");
+}
+
+std::string clock_text(double s) {
+  char b[32];
+  const long t = long(s + 0.5);
+  std::snprintf(b, sizeof b, "%ld:%02ld", t / 60, t % 60);
+  return b;
+}
+
+/// Progress on stderr: one line per case, or one line redrawn in place on a terminal.
+class progress {
+ public:
+  explicit progress(std::size_t total) : total_(total), tty_(isatty(2)), t0_(clock::now()) {}
+  void step(std::size_t k, const std::string& what, const std::string& phase) {
+    const double elapsed = seconds();
+    std::string line = "accuracy [" + std::to_string(k + 1) + "/" + std::to_string(total_) + "] " + what;
+    if (!phase.empty()) line += ": " + phase;
+    line += " (" + clock_text(elapsed) + " elapsed";
+    if (k > 0) line += ", ETA " + clock_text(elapsed / double(k) * double(total_ - k));
+    line += ")";
+    if (tty_) std::cerr << '\r' << line << "\033[K" << std::flush;
+    else if (phase.empty()) std::cerr << line << '\n';
+  }
+  void done() {
+    if (tty_) std::cerr << "\r\033[K";
+    std::cerr << "accuracy: " << total_ << " cases in " << clock_text(seconds()) << '\n';
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  double seconds() const { return std::chrono::duration<double>(clock::now() - t0_).count(); }
+  std::size_t total_;
+  bool tty_;
+  clock::time_point t0_;
+};
+
+std::string verdict_failure(const run_result& r) {
+  if (!r.errors.empty()) return r.errors.front();
+  if (r.messages != r.expected_messages)
+    return std::to_string(r.messages) + " messages processed, " + std::to_string(r.expected_messages) + " expected";
+  if (r.checksum != r.reference) return "checksum differs from the sequential reference";
+  if (r.leftover) return std::to_string(r.leftover) + " mailboxes or queued actors left over";
+  return "the workload's own check failed";
+}
+
+/// Real runs (warm-ups discarded, then `runs` measured, one after another in this process),
+/// then one simulation in a child process.
+void run_case(accuracy_case& c, const accuracy_cli& o, progress& p, std::size_t k) {
+  const std::string name = case_name(c.s);
+  std::vector<run_result> measured;
+  try {
+    for (unsigned i = 0; i < o.warmup + o.runs; ++i) {
+      const bool warm = i < o.warmup;
+      p.step(k, name, warm ? "real warm-up" : "real run " + std::to_string(i - o.warmup + 1) + "/" + std::to_string(o.runs));
+      run_result r = run_on_threads(c.s);
+      if (!r.ok()) {
+        c.failure = "real run: " + verdict_failure(r);
+        return;
+      }
+      if (!warm) measured.push_back(std::move(r));
+    }
+  } catch (const std::exception& e) {
+    c.failure = std::string("real run: ") + e.what();
+    return;
+  }
+  for (const auto& r : measured) c.real_runs_s.push_back(r.wall_s);
+  std::sort(measured.begin(), measured.end(), [](const run_result& a, const run_result& b) { return a.wall_s < b.wall_s; });
+  c.real = measured[(measured.size() - 1) / 2];
+  p.step(k, name, "simulating on " + o.machine);
+  try {
+    sim_options so;
+    so.cores = c.s.sched.workers;
+    so.machine = o.machine;
+    c.sim = simulate(c.s, so);
+    if (!c.sim.ok()) c.failure = "simulation: " + verdict_failure(c.sim.run);
+  } catch (const std::exception& e) {
+    c.failure = std::string("simulation: ") + e.what();
+  }
+}
+
+int accuracy(const accuracy_cli& o) {
+  const unsigned here = std::max(1u, std::thread::hardware_concurrency());
+  if (o.json && o.markdown) throw command_line("--json and --markdown: choose one");
+  load_machine(o.machine);  // a bad name or file: machine_error, exit 2, before anything runs
+
+  std::vector<std::uint32_t> workers;
+  if (given(o.workers_opt)) {
+    workers = parse_workers(o.workers_text);
+    for (auto w : workers)
+      if (w > here)
+        throw command_line("--workers " + std::to_string(w) + ": this machine has " + std::to_string(here) +
+                           " cores, and real runs compare with one modeled core per worker (at most " +
+                           std::to_string(here) + ")");
+  } else {
+    for (std::uint32_t w : {1u, 2u})
+      if (w <= here) workers.push_back(w);
+      else std::cerr << "accuracy: " << w << " workers left out: this machine has " << here << " core\n";
+  }
+
+  std::vector<scenario> bases;
+  if (o.scenarios.empty()) {
+    for (const auto& f : stock_files()) bases.push_back(load_scenario_file(f));
+    if (bases.empty()) bases.push_back(load_default_scenario());
+  } else {
+    for (const auto& a : o.scenarios) bases.push_back(resolve_scenario(a));
+  }
+  for (auto& s : bases) {
+    if (o.seed_opt && o.seed_opt->count()) s.seed = o.seed;
+    for (const auto& p : o.params) apply_param_override(s, p);
+    s.trace_level = "off";
+  }
+  const std::vector<std::string>& policies = o.policies.empty() ? policy_names() : o.policies;
+
+  std::vector<accuracy_case> cases;
+  std::vector<std::string> skipped;
+  for (const auto& base : bases)
+    for (const auto& pol : policies)
+      for (auto w : workers) {
+        accuracy_case c;
+        c.s = base;
+        c.s.sched.policy = pol;
+        c.s.sched.workers = w;
+        try {
+          validate(c.s);
+        } catch (const config_error& e) {  // donation without groups, adaptive outside its thread range
+          skipped.push_back(case_name(c.s) + ": " + e.what());
+          continue;
+        }
+        cases.push_back(std::move(c));
+      }
+  if (cases.empty()) throw command_line("no case to run: " + skipped.front() + (skipped.size() > 1 ? " (and " + std::to_string(skipped.size() - 1) + " more)" : ""));
+  for (const auto& s : skipped) std::cerr << "accuracy: skipped " << s << '\n';
+
+  progress p(cases.size());
+  for (std::size_t k = 0; k < cases.size(); ++k) {
+    p.step(k, case_name(cases[k].s), "");
+    run_case(cases[k], o, p, k);
+  }
+  p.done();
+
+  accuracy_setup setup;
+  setup.machine = o.machine;
+  setup.host_cores = here;
+  setup.runs = o.runs;
+  setup.warmup = o.warmup;
+  if (!o.tolerance.empty()) setup.tolerance = parse_tolerance(o.tolerance);
+  if (!o.worst_tolerance.empty()) setup.worst_tolerance = parse_tolerance(o.worst_tolerance);
+  const accuracy_summary sum = summarize(cases);
+  if (o.json)
+    std::cout << accuracy_json(setup, cases, sum).dump(2) << '\n';
+  else
+    print_accuracy(std::cout, setup, cases, sum, o.markdown);
+  return within_tolerance(setup, sum) ? 0 : 1;
+}
+
+constexpr const char* accuracy_footer =
+    R"(Each case is one scenario with one policy and one worker count. The real side runs it on
+this machine's threads: --warmup runs first (discarded: the burn loop's calibration, page
+faults, a cold allocator and caches land there), then --runs measured runs, one at a time in
+this process, untraced, nothing else of twinsched running; the real makespan is their median
+and its counters are those of the median run (for an even --runs, the faster middle one).
+Workers are threads, not pinned. The simulated side runs the same scenario once (it is
+deterministic) in a child process on --machine with one modeled core per worker.
+Error = (sim - real) / real, signed: negative means the simulator predicts too short a run.
+Busy share is compared in percentage points; a counter that is 0 on real cores and not in
+simulation has no relative error (n/a). A case whose run fails its verdict is FAIL and
+left out of the statistics.
+The defaults: every stock scenario (scenarios/*.toml except the sim_* finding scenarios;
+`twinsched list scenarios`) x every policy the scenario can use (donation needs a group of
+equal actors; adaptive a worker count within its min/max) x 1 and 2 workers (at most this
+machine's cores; a larger --workers is refused). Progress goes to stderr.
+--tolerance compares the median over the compared cases of |makespan error| (the "median"
+of the summary line); --worst-tolerance the largest |makespan error|. The counters never
+decide the exit code.
+Examples:
+  twinsched accuracy                                        the full default matrix
+  twinsched accuracy --scenario pi --scenario skewed --policy stealing,sharing --workers 2
+  twinsched accuracy --scenario forward --param hops=2000 --runs 5 --markdown > table.md
+  twinsched accuracy --machine my-machine.toml --tolerance 10% --worst-tolerance 25%
+Exit codes: 0 every case ran and the tolerances (if given) hold; 1 a tolerance is exceeded
+or a run failed its verdict; 2 a bad flag, scenario or machine.)";
+
+}  // namespace
+
+void add_accuracy_command(CLI::App& app, action& chosen) {
+  auto o = std::make_shared<accuracy_cli>();
+  CLI::App* cmd = app.add_subcommand(
+      "accuracy", "How well the simulator predicts this machine: a matrix of scenarios x policies x workers, each run "
+                  "on real cores and simulated, with the signed error of the makespan and the counters.");
+  cmd->footer(accuracy_footer);
+  cmd->add_option("--scenario", o->scenarios,
+                  "A scenario file or a stock scenario's name (forward, pi, ...); repeat for more. Default: every "
+                  "stock scenario.")
+      ->type_name("FILE|NAME")
+      ->allow_extra_args(false);
+  cmd->add_option("--policy", o->policies, "Policies to run, comma-separated or repeated. Default: every one that applies.")
+      ->type_name("P[,P...]")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::IsMember(policy_names()));
+  o->workers_opt = cmd->add_option("--workers", o->workers_text,
+                                   "Worker counts, comma-separated; the simulation gets as many modeled cores. At most "
+                                   "this machine's cores. Default: 1,2.")
+                       ->type_name("N[,N...]");
+  takes(o->workers_opt, "a comma-separated list of whole numbers from 1 to " + std::to_string(workers_limit),
+        [](const std::string& text) { parse_workers(text); });
+  cmd->add_option("--machine", o->machine,
+                  "Machine model for the simulated side: a name (`twinsched list machines`) or a .toml path.")
+      ->type_name("NAME|FILE")
+      ->capture_default_str();
+  takes_whole(cmd->add_option("--runs", o->runs, "Measured real runs per case; the real makespan is their median.")
+                  ->type_name("N")
+                  ->capture_default_str(),
+              1, 100);
+  takes_whole(cmd->add_option("--warmup", o->warmup, "Real runs per case before the measured ones, discarded.")
+                  ->type_name("N")
+                  ->capture_default_str(),
+              0, 100);
+  cmd->add_option("--param", o->params,
+                  "Set a workload parameter in every scenario, checked like a [workload] key; repeat for more.")
+      ->type_name("KEY=VALUE")
+      ->allow_extra_args(false);
+  o->seed_opt = cmd->add_option("--seed", o->seed, "Seed for every scenario (default: each scenario's own).")->type_name("N");
+  takes_whole(o->seed_opt, 0, UINT64_MAX);
+  takes_tolerance(cmd->add_option("--tolerance", o->tolerance,
+                                  "Exit 1 when the median |makespan error| over the cases exceeds this: 10%, 10 or 0.1.")
+                      ->type_name("PCT"));
+  takes_tolerance(cmd->add_option("--worst-tolerance", o->worst_tolerance,
+                                  "Exit 1 when the largest |makespan error| exceeds this.")
+                      ->type_name("PCT"));
+  cmd->add_flag("--json", o->json, "Print one JSON object (setup, every case, summary) instead of tables.");
+  cmd->add_flag("--markdown", o->markdown, "Print the tables in Markdown, for a report (not with --json).");
+  cmd->callback([&chosen, o] { chosen = [o] { return accuracy(*o); }; });
+}
+
+}  // namespace twinsched::cli

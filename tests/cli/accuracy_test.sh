@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# twinsched accuracy on a tiny matrix: the table's shape, --markdown, --json that parses, the tolerances' exit codes, bad input in one line.
+set -uo pipefail
+bin=${1:?usage: accuracy_test.sh PATH/TO/twinsched}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0
+ok() { echo "ok: $1"; }
+fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+cd "$tmp" || exit 1
+# Two cases of a few milliseconds each: forward with 200 hops per token, 1 worker, one measured run.
+tiny=(--scenario forward --param hops=200 --policy stealing,shared-queue --workers 1 --runs 1)
+
+out=$("$bin" accuracy "${tiny[@]}" 2>err.txt); rc=$?
+rows=$(grep -cE '^forward +(stealing|shared-queue) +1 ' <<<"$out")
+if [[ $rc -eq 0 && $out == *"scenario  policy        workers  real ms  real spread  sim ms   error"* && $rows -eq 4 &&
+      $out == *"busy %"* && $out == *"cases: 2 (2 compared, 0 failed)"* &&
+      $out == *"makespan |error|: median "*", worst "*"within 10%: "*" of 2, within 25%: "*" of 2"* ]]; then
+  ok "a tiny matrix prints a makespan row and a counters row per case, then the summary"
+else
+  fail "tiny matrix ($rc, $rows rows): $out $(cat err.txt)"
+fi
+[[ $(cat err.txt) == *"accuracy [1/2] forward stealing 1w"*"accuracy [2/2] forward shared-queue 1w"*"ETA"*"accuracy: 2 cases in "* ]] &&
+  ok "progress goes to stderr, case by case with an ETA" || fail "progress: $(cat err.txt)"
+
+out=$("$bin" accuracy "${tiny[@]}" --markdown 2>/dev/null); rc=$?
+[[ $rc -eq 0 && $out == *"| scenario | policy | workers | real ms | real spread | sim ms | error |"* &&
+   $out == *"|---|---|---:|---:|---:|---:|---:|"* && $out == *"| forward | stealing | 1 |"* && $out == *"- cases: 2"* ]] &&
+  ok "--markdown prints Markdown tables" || fail "markdown ($rc): $out"
+
+"$bin" accuracy "${tiny[@]}" --json >a.json 2>/dev/null; rc=$?
+check_json() {  # what CI has: python3 on a new machine (scripts/setup.sh installs neither), else jq
+  if command -v python3 >/dev/null; then
+    python3 -c '
+import json, sys
+j = json.load(open("a.json"))
+cases = j["cases"]
+assert len(cases) == 2 and [c["policy"] for c in cases] == ["stealing", "shared-queue"], cases
+for c in cases:
+    assert c["ok"] and c["workers"] == 1 and c["cores"] == 1 and c["params"]["hops"] == 200, c
+    assert len(c["real"]["runs_s"]) == 1 and c["real"]["makespan_ms"] > 0 and c["sim"]["makespan_ms"] > 0, c
+    assert isinstance(c["error"]["makespan_ms"], float), c["error"]
+    assert c["real"]["messages"] == c["sim"]["messages"] == 40200, c
+s = j["summary"]
+assert s["cases"] == 2 and s["compared"] == 2 and s["failed"] == 0, s
+errs = sorted(abs(c["error"]["makespan_ms"]) for c in cases)
+assert abs(s["median_abs_makespan_error_pct"] - sum(errs) / 2) < 1e-9 and s["worst_abs_makespan_error_pct"] == errs[-1], s
+assert j["runs"] == 1 and j["warmup"] == 1 and j["machine"] == "this-machine" and j["pass"] is True, j
+print("nonzero" if errs[0] > 0 else "zero")
+'
+  elif command -v jq >/dev/null; then
+    jq -e '(.cases | length) == 2 and .summary.compared == 2 and (.cases[0].error.makespan_ms | type) == "number"' a.json >/dev/null &&
+      jq -r 'if ([.cases[].error.makespan_ms | fabs] | min) > 0 then "nonzero" else "zero" end' a.json
+  else
+    echo "no-checker"
+  fi
+}
+verdict=$(check_json 2>&1)
+case $verdict in
+  nonzero | zero) ok "--json parses and holds every case, its errors and the summary" ;;
+  no-checker) echo "skip: neither python3 nor jq to parse --json" ;;
+  *) fail "--json ($rc): $verdict" ;;
+esac
+
+if [[ $verdict == nonzero ]]; then
+  "$bin" accuracy "${tiny[@]}" --tolerance 0 >out.txt 2>/dev/null; rc=$?
+  [[ $rc -eq 1 ]] && grep -q "tolerance: median |makespan error| <= 0%: FAIL" out.txt &&
+    ok "--tolerance 0 exits 1 on a nonzero error" || fail "--tolerance 0 exited $rc: $(cat out.txt)"
+  "$bin" accuracy "${tiny[@]}" --worst-tolerance 0 >out.txt 2>/dev/null; rc=$?
+  [[ $rc -eq 1 ]] && ok "--worst-tolerance 0 exits 1 on a nonzero error" || fail "--worst-tolerance 0 exited $rc"
+fi
+"$bin" accuracy "${tiny[@]}" --tolerance 100000000% --worst-tolerance 100000000% >out.txt 2>/dev/null; rc=$?
+[[ $rc -eq 0 ]] && grep -q ": PASS" out.txt && ok "a huge tolerance exits 0" || fail "huge tolerance exited $rc: $(cat out.txt)"
+
+# bad input: one line on stderr, nothing on stdout, exit 2
+bad() {  # bad EXPECTED-FRAGMENT ARGS...
+  local want=$1
+  shift
+  local err out rc
+  out=$("$bin" accuracy "$@" 2>err.txt); rc=$?
+  err=$(cat err.txt)
+  if [[ $rc -eq 2 && -z $out && $(wc -l <err.txt) -eq 1 && $err == *"$want"* ]]; then
+    ok "accuracy $* fails in one line"
+  else
+    fail "accuracy $* ($rc): stdout '$out' stderr '$err'"
+  fi
+}
+bad "--workers takes a comma-separated list of whole numbers from 1 to 1024, not '0'" --workers 0
+bad "--workers takes a comma-separated list" --workers 1,
+bad "--workers 1024: this machine has $(nproc) cores" --workers 1,1024
+bad "--runs takes a whole number from 1 to 100, not '0'" --runs 0
+bad "--tolerance takes a percentage such as 10% or a fraction such as 0.1, not 'abc'" --tolerance abc
+bad "--policy" --policy bogus
+bad "--scenario 'nosuch' is neither a file nor a stock scenario (stock: " --scenario nosuch
+bad "nope.toml" --scenario nope.toml
+bad "--param" --scenario forward --param nosuch=1
+bad "nosuch-machine" --machine nosuch-machine
+bad "--json and --markdown: choose one" --json --markdown
+bad "no case to run" --scenario forward --policy donation --workers 1
+
+[ $failures -eq 0 ] && echo "all accuracy CLI checks passed" || echo "$failures accuracy CLI checks failed"
+exit $((failures > 0))
