@@ -50,9 +50,10 @@ namespace {
 // The constructor returns only once the watcher thread is running its own code. Tests fork
 // simulation children right after arming a deadline (sim/run_sim.cpp), and a fork copies
 // every lock as it stands: a watcher still in its start-up inside the sanitizer runtimes
-// (which register the thread and set up its stacks under their own locks) would leave a
-// lock held forever in the child, and the child would block on its first allocation. Under
-// ASan, one CI run hung that way for 1200 s. Once started, the watcher only waits on `cv`.
+// (which register the thread and set up its stacks under their own locks) could leave a
+// lock held forever in the child. One CI run's ASan stage saw a simulation child hang for
+// 1200 s right after a deadline was armed; that this was the cause is a suspicion, not
+// proven (it did not reproduce here). Once started, the watcher only waits on `cv`.
 deadline::deadline(double seconds, std::string what) : impl_(std::make_unique<impl>()) {
   impl* I = impl_.get();
   I->watcher = std::thread([I, seconds, what = std::move(what)] {
