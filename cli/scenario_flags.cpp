@@ -46,6 +46,19 @@ void scenario_flags::add_to(CLI::App& cmd, const std::string& workers_help) {
                   ->type_name("MODE")
                   ->check(CLI::IsMember({"one", "half"}))
                   ->capture_default_str();
+  min_workers_opt = cmd.add_option("--min-workers", sched.min_workers,
+                                    "adaptive: threads never retire below this ([scheduler] min_workers).")
+                        ->type_name("N");
+  takes_whole(min_workers_opt, 1, workers_limit);
+  max_workers_opt = cmd.add_option("--max-workers", sched.max_workers,
+                                    "adaptive: threads never grow above this; 0 = --workers ([scheduler] max_workers).")
+                        ->type_name("N");
+  takes_whole(max_workers_opt, 0, workers_limit);
+  overload_opt = cmd.add_option("--overload-after", sched.overload_after,
+                                 "adaptive: messages a thread runs without going idle before it counts as "
+                                 "overloaded ([scheduler] overload_after).")
+                     ->type_name("N");
+  takes_whole(overload_opt, 1, std::numeric_limits<std::uint32_t>::max());
   seed_opt = cmd.add_option("--seed", seed, "Seed for every random choice: steal victims, routing (top-level seed).")
                  ->type_name("N")
                  ->capture_default_str();
@@ -65,6 +78,9 @@ void scenario_flags::apply(scenario& s) const {
   if (given(burst_opt)) s.sched.burst = sched.burst;
   if (given(fifo_opt)) s.sched.fifo = sched.fifo;
   if (given(steal_opt)) s.sched.steal = sched.steal;
+  if (given(min_workers_opt)) s.sched.min_workers = sched.min_workers;
+  if (given(max_workers_opt)) s.sched.max_workers = sched.max_workers;
+  if (given(overload_opt)) s.sched.overload_after = sched.overload_after;
   if (given(seed_opt)) s.seed = seed;
   if (checks) s.sched.checks = true;
   for (const auto& p : params) apply_param_override(s, p);

@@ -22,7 +22,8 @@ struct scenario_flags {
   std::vector<std::string> params;
   bool checks = false;
   CLI::Option *workers_opt = nullptr, *policy_opt = nullptr, *idle_opt = nullptr, *burst_opt = nullptr,
-              *fifo_opt = nullptr, *steal_opt = nullptr, *seed_opt = nullptr;
+              *fifo_opt = nullptr, *steal_opt = nullptr, *seed_opt = nullptr, *min_workers_opt = nullptr,
+              *max_workers_opt = nullptr, *overload_opt = nullptr;
 
   /// Registers the flags on `cmd`; `workers_help` says what --workers means for that command.
   void add_to(CLI::App& cmd, const std::string& workers_help);

@@ -5,14 +5,26 @@
 //   queue; it stays put unless moved. The number of dispatcher threads changes with the
 //   load, between `min_workers` and `max_workers` (0: `workers`), starting from `workers`:
 //   - Overload: a thread whose loop has not gone idle for `overload_after` messages takes
-//     its pending actors out of its queue, measures their mailboxes, and, below the
-//     maximum, starts a new thread (through its policy_port: start_worker) and
-//     moves to it the actors with the largest mailboxes for as long as the new thread's
-//     queued total stays below its own. At the maximum it does the same towards the
-//     least-loaded running thread instead, if that one has less than half its load (else
-//     two loaded threads would trade actors back and forth). Nothing to move (one actor
-//     holds all the work): no thread is started. Mailboxes are measured with a bounded
-//     walk (walk_budget), so a rebalance costs O(1) per message processed.
+//     its pending actors out of its queue and measures their mailboxes; SUM_QUEUED of a
+//     thread is the total of its actors' mailboxes, the running actor's included (it cannot
+//     move: it is ours until its turn ends). The rules are the Kontraktor post's (seed 002):
+//     2. Below the maximum it starts a new thread (through its policy_port: start_worker)
+//        and moves to it the actors with the largest mailboxes "as long as SUM_QUEUED(A) >
+//        SUM_QUEUED(B)", checked before each move (plan_split). Two equal actors sharing a
+//        thread are split (12 + 12 > 0: one moves); a rule that moved an actor only if the
+//        receiver then held less than the giver never split them, and left pi's 8 actors on
+//        6 threads of 8 (README: "The Kontraktor Pi table").
+//     3. At the maximum it rebalances "based on summation of queued messages and overload
+//        observations": each thread publishes whether it is overloaded (ran overload_after
+//        messages since it last went idle). A running thread that is not (it has gone idle
+//        since) is preferred as the target and treated like a new thread, its queued actors
+//        counted one message each (they arrived since it was idle). If every other thread is
+//        overloaded, the least-queued one is the target only on a 2:1 imbalance, and an actor
+//        moves only if the target then holds less than we do (plan_rebalance); otherwise two
+//        loaded threads, each busy with an actor whose mailbox the other cannot see, would
+//        trade actors back and forth.
+//     Nothing to move (one actor holds all the work): no thread is started. Mailboxes are
+//     measured with a bounded walk (walk_budget), so a rebalance costs O(1) per message.
 //   - Retirement: a thread that has been idle for `retire_after` (and is not among the
 //     last `min_workers`) redirects its actors to the least-loaded running thread and
 //     leaves the run (scheduler::retire_worker).
@@ -123,12 +135,20 @@ class adaptive_policy {
     slot& me = *slots_[port.index()];
     if (++me.since_idle < overload_after_) return;
     me.since_idle = 0;
+    if (!me.overloaded_mine) {
+      me.overloaded_mine = true;
+      me.overloaded.store(true, std::memory_order_relaxed);  // a hint for least_loaded: orders nothing
+    }
     rebalance(port, a);
   }
 
   void on_idle(policy_port<P>& port) {
     slot& me = *slots_[port.index()];
     me.since_idle = 0;
+    if (me.overloaded_mine) {
+      me.overloaded_mine = false;
+      me.overloaded.store(false, std::memory_order_relaxed);  // a hint, as above
+    }
     if (me.idle_since == 0) me.idle_since = port.now_ns() + 1;
   }
 
@@ -178,6 +198,10 @@ class adaptive_policy {
     std::uint32_t since_idle = 0;      // owner only: messages since the loop last went idle
     std::uint64_t idle_since = 0;      // owner only: now_ns + 1 when the idle spell began, 0 if busy
     std::vector<held_actor> held;      // owner only: scratch for rebalance
+    bool overloaded_mine = false;      // owner only: the value last stored in `overloaded`
+    // Overloaded (ran overload_after messages without going idle) since the loop last went
+    // idle: written by the owner, read by other threads' rebalancing as a hint.
+    typename P::template atomic<bool> overloaded{false};
   };
 
   /// Queues `a` at its home's current dispatcher (header: forwarding) and wakes it.
@@ -192,26 +216,47 @@ class adaptive_policy {
     }
   }
 
-  /// The running slot other than `except` with the fewest queued actors. Under scale_mutex_.
-  unsigned least_loaded(unsigned except) const {
+  /// The running slot other than `except` with the fewest queued actors; with `calm_first`,
+  /// one that is not overloaded, if there is one, before any that is. Under scale_mutex_.
+  unsigned least_loaded(unsigned except, bool calm_first = false) const {
     unsigned best = except;
     std::size_t best_load = ~std::size_t(0);
+    bool best_calm = false;
     for (unsigned i = 0; i < n_; ++i) {
       if (i == except || !slots_[i]->on) continue;
       std::size_t l = slots_[i]->q.size();
-      if (l < best_load) best = i, best_load = l;
+      // relaxed: a hint (slot::overloaded); a stale value costs one rebalance, not correctness
+      bool calm = calm_first && !slots_[i]->overloaded.load(std::memory_order_relaxed);
+      if ((calm && !best_calm) || (calm == best_calm && l < best_load)) best = i, best_load = l, best_calm = calm;
     }
     return best;
   }
 
-  /// Marks, largest backlog first, the actors to move so that the target's queued total
-  /// (starting at `target_total`) stays below ours. Returns how many.
-  static std::size_t plan(std::vector<held_actor>& held, std::size_t own_total, std::size_t target_total) {
-    std::vector<held_actor*> order;
-    for (auto& h : held) order.push_back(&h);
-    std::stable_sort(order.begin(), order.end(), [](auto* x, auto* y) { return x->backlog > y->backlog; });
+  /// Growing (the post's rule 2): marks, largest backlog first, the actors to move to a
+  /// newly started thread "as long as SUM_QUEUED(A) > SUM_QUEUED(B)": each is moved if, before
+  /// it moves, our queued total (the running actor's included) still exceeds the new thread's.
+  /// Two equal actors sharing a thread are split (24 > 0: one moves, 12 and 12). An empty
+  /// mailbox changes neither total and stays. Returns how many.
+  static std::size_t plan_split(std::vector<held_actor>& held, std::size_t own_total, std::size_t target_total = 0) {
     std::size_t moves = 0;
-    for (auto* h : order) {
+    for (auto* h : largest_first(held)) {
+      h->moving = h->backlog != 0 && own_total > target_total;
+      if (!h->moving) continue;
+      target_total += h->backlog;
+      own_total -= h->backlog;
+      ++moves;
+    }
+    return moves;
+  }
+
+  /// Rebalancing at the maximum (rule 3): marks, largest backlog first, the actors to move to
+  /// a running thread so that its queued total (starting at `target_total`, an estimate from
+  /// its queue) stays below ours. Stricter than plan_split on purpose: the target is busy
+  /// with an actor whose backlog we cannot see, and with the growing rule two loaded threads
+  /// would hand one actor back and forth. Returns how many.
+  static std::size_t plan_rebalance(std::vector<held_actor>& held, std::size_t own_total, std::size_t target_total) {
+    std::size_t moves = 0;
+    for (auto* h : largest_first(held)) {
       h->moving = target_total + h->backlog < own_total - h->backlog;
       if (!h->moving) continue;
       target_total += h->backlog;
@@ -219,6 +264,13 @@ class adaptive_policy {
       ++moves;
     }
     return moves;
+  }
+
+  static std::vector<held_actor*> largest_first(std::vector<held_actor>& held) {
+    std::vector<held_actor*> order;
+    for (auto& h : held) order.push_back(&h);
+    std::stable_sort(order.begin(), order.end(), [](auto* x, auto* y) { return x->backlog > y->backlog; });
+    return order;
   }
 
   void rebalance(policy_port<P>& port, actor_cell<P>& running) {
@@ -239,10 +291,12 @@ class adaptive_policy {
       held.push_back({x->box().backlog(cap), x, false});
       own_total += held.back().backlog;
     }
-    if (plan(held, own_total, 0) == 0) return keep_all(w, held);
+    // Worth the lock? Only if the growing rule, the more generous one, would move something
+    // to an empty thread.
+    if (plan_split(held, own_total) == 0) return keep_all(w, held);
 
     int target = -1;
-    bool started = false;
+    bool started = false, calm = false;
     {
       lock_guard g(scale_mutex_);
       if (active_ < n_) {
@@ -253,6 +307,8 @@ class adaptive_policy {
           ns.on = true;
           ns.idle_since = 0;
           ns.since_idle = 0;
+          ns.overloaded_mine = false;
+          ns.overloaded.store(false, std::memory_order_relaxed);  // a hint; start_worker publishes it
           fwd_[unsigned(s)].store(unsigned(s), std::memory_order_release);  // pairs with send_home's acquire
           active_count_.store(++active_, std::memory_order_relaxed);  // a mirror read only as a hint
           target = s;
@@ -260,17 +316,26 @@ class adaptive_policy {
         }
       }
       if (!started) {
-        unsigned t = least_loaded(w);
-        if (t != w) target = int(t);
+        unsigned t = least_loaded(w, true);
+        if (t != w) target = int(t), calm = !slots_[t]->overloaded.load(std::memory_order_relaxed);  // a hint
       }
     }
     if (target < 0) return keep_all(w, held);
     if (!started) {
-      // the target's backlog, estimated from its queued actors at our average per actor;
-      // rebalance only on a 2:1 imbalance, or two loaded threads trade actors back and forth
-      std::size_t est = slots_[unsigned(target)]->q.size() * std::max<std::size_t>(1, own_total / held.size());
-      if (2 * est >= own_total || plan(held, own_total, est) == 0) return keep_all(w, held);
-    }
+      // the target's backlog, estimated from its queue (we may not walk its mailboxes)
+      std::size_t tq = slots_[unsigned(target)]->q.size();
+      if (calm) {
+        // rule 3's overload observation: the target went idle since it last ran
+        // overload_after messages, so what is queued there arrived since: one message per
+        // queued actor. It is given work as a new thread would be.
+        if (plan_split(held, own_total, tq) == 0) return keep_all(w, held);
+      } else if (std::size_t est = tq * std::max<std::size_t>(1, own_total / held.size());  // at our average
+                 2 * est >= own_total || plan_rebalance(held, own_total, est) == 0) {
+        // both overloaded: rebalance only on a 2:1 imbalance, and only so that the target stays
+        // below us, or two loaded threads trade actors back and forth
+        return keep_all(w, held);
+      }
+    }  // started: moves as plan_split marked them above
     for (auto& h : held) {
       if (!h.moving) continue;
       h.a->home = unsigned(target);  // before it moves: we hold it
@@ -285,7 +350,7 @@ class adaptive_policy {
     }
   }
 
-  /// Nothing moves after all: every actor goes back, whatever `plan` marked.
+  /// Nothing moves after all: every actor goes back, whatever the plan marked.
   void keep_all(unsigned w, std::vector<held_actor>& held) {
     for (auto& h : held) h.moving = false;
     put_back(w, held);

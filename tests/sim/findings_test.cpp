@@ -89,7 +89,66 @@ TEST_CASE("finding 5: with more workers than cores, busy-spin loses to park" * d
   CHECK(spin2.sim_s <= park2.sim_s * 1.1);
 }
 
-TEST_CASE("finding 2: on pi, adaptive from one thread tracks dedicated assignment, behind it by its scale-up time" *
+// The Kontraktor post's Pi table (seed 002), thread_max 1..8, autoscale from one thread vs
+// dedicated assignment, ms: 1527/1520, 1273/804, 718/571, 630/459, 521/457, 576/534, 619/615,
+// 668/659. Its shape: autoscale gets faster from 1 thread to several, is never more than
+// 1.6x dedicated (worst 1.58x at 2 threads), and is within 2% of it at 7-8 threads.
+TEST_CASE("finding 2: on the stock pi, adaptive from one thread stays within 1.6x of dedicated assignment at "
+          "1 to 8 threads, as in the Kontraktor post's table" *
+          doctest::timeout(300)) {
+  scenario base = load("pi.toml");  // as shipped: 8 equal worker actors, 100 jobs of 1 ms (simulated)
+  REQUIRE(int_param(base, "workers") == 8);
+  REQUIRE(int_param(base, "jobs") == 100);
+  sim_options o;
+  o.cores = 8;
+  std::map<unsigned, double> dist, adapt;  // max threads -> simulated makespan (s)
+  for (unsigned n = 1; n <= 8; ++n) {
+    scenario d = base;
+    d.sched.policy = "distribution";  // dedicated assignment: actors dealt round robin to n threads
+    d.sched.workers = n;
+    scenario a = base;
+    a.sched.policy = "adaptive";
+    a.sched.workers = 1;  // starts from one thread...
+    a.sched.min_workers = 1;
+    a.sched.max_workers = n;  // ...and may grow to n
+    // The post's N is 1000 messages, a sliver of its run; pi.toml's whole run is 201
+    // messages, so the default 1000 never fires. 1, the least there is, is the closest
+    // fraction (README: "The Kontraktor Pi table", with the other values' rows).
+    a.sched.overload_after = 1;
+    sim_result rd = simulate(d, o), ra = simulate(a, o);
+    CAPTURE(n);
+    REQUIRE(rd.ok());
+    REQUIRE(ra.ok());
+    dist[n] = rd.sim_s;
+    adapt[n] = ra.sim_s;
+    MESSAGE(n << " threads on 8 cores: dedicated " << rd.sim_s * 1e3 << " ms, adaptive " << ra.sim_s * 1e3
+              << " ms (" << ra.sim_s / rd.sim_s << "x), adaptive peaked at " << ra.run.peak_workers << " threads");
+    // It grows to the maximum: the post's rule splits two equal actors sharing a thread (the
+    // rule before it left one thread of 8 running two of pi's actors: a peak of 6, 2x at 8).
+    CHECK(ra.run.peak_workers == n);
+    // Never more than the post's 1.6x (measured: at most 1.15x, at 8 threads).
+    CHECK(ra.sim_s <= 1.6 * rd.sim_s);
+  }
+  // From 1 thread to several it gets faster, as dedicated assignment does (measured: 100, 51,
+  // 38, 26 ms; the post: 1527, 1273, 718, 630)...
+  for (unsigned n = 2; n <= 4; ++n) {
+    CAPTURE(n);
+    CHECK(adapt[n] < 0.9 * adapt[n - 1]);
+  }
+  CHECK(adapt[4] * 2.4 < adapt[1]);  // the post: 2.4x from 1 to 4 threads
+  // ...and close to it at 7 and 8 threads (measured: 0.96x and 1.15x; the post: within 2%).
+  // At 8 the post's 2% is not reached: its dedicated run had stopped gaining at 5 threads
+  // (457 ms, then 534-659), so its last threads had no core to gain from, while here 8
+  // modeled cores are free and dedicated assignment runs 8 actors at once (13 ms), next to
+  // which adaptive's 2 ms of growing (one overload per doubling) shows.
+  for (unsigned n : {7u, 8u}) {
+    CAPTURE(n);
+    CHECK(adapt[n] <= 1.2 * dist[n]);
+  }
+}
+
+TEST_CASE("finding 2b: on pi with 840 small actors, adaptive from one thread tracks dedicated assignment, behind it "
+          "by its scale-up time" *
           doctest::timeout(300)) {
   scenario base = load("sim_pi_adaptive.toml");
   REQUIRE(base.sched.workers == 1);
