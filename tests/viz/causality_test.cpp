@@ -1,0 +1,92 @@
+// The causality DAG on hand-built traces whose answers are known: a chain, independent actors, pi's master and workers.
+#include <doctest/doctest.h>
+
+#include "hand_built_traces.hpp"
+#include "traces/trace_reader.hpp"
+#include "viz/run_profile.hpp"
+
+TEST_SUITE_BEGIN("unit");
+
+using namespace twinsched;
+using twinsched::test::temp_file;
+
+namespace {
+viz::causality_result analyzed(const std::string& path, std::size_t max_dag_nodes = 1000000) {
+  traces::trace_reader r(path);
+  viz::profile_options o;
+  o.max_dag_nodes = max_dag_nodes;
+  return viz::profile_trace(r, o).causality;
+}
+}  // namespace
+
+TEST_CASE("a chain of N messages has span N turns and parallelism 1" * doctest::timeout(30)) {
+  temp_file f("chain");
+  test::chain_trace(f.path(), 50, 1000);
+  const auto c = analyzed(f.path());
+  REQUIRE(c.available);
+  CHECK(c.handlings == 50);
+  CHECK(c.work_ns == 50000);
+  CHECK(c.span_ns == 50000);
+  CHECK(c.parallelism() == doctest::Approx(1.0));
+  CHECK(c.bound_ns(16) == 50000);  // more cores do not help a chain
+  REQUIRE(c.path_listed);
+  CHECK(c.dag_span_ns == c.span_ns);  // Boost.Graph's longest path agrees with the streaming one
+  CHECK(c.path.size() == 50);
+  CHECK(c.path.front().actor == 1);
+  CHECK(c.path.back().actor == 50);
+}
+
+TEST_CASE("N independent actors have parallelism N" * doctest::timeout(30)) {
+  temp_file f("independent");
+  test::independent_trace(f.path(), 24, 500);
+  const auto c = analyzed(f.path());
+  REQUIRE(c.available);
+  CHECK(c.work_ns == 24 * 500);
+  CHECK(c.span_ns == 500);
+  CHECK(c.parallelism() == doctest::Approx(24.0));
+  CHECK(c.bound_ns(4) == 24 * 500 / 4);  // the cores limit, not the graph
+  CHECK(c.bound_ns(48) == 500);
+  CHECK(c.from_start == 24);
+  CHECK(c.dag_span_ns == 500);
+  CHECK(c.path.size() == 1);
+}
+
+TEST_CASE("pi's master and workers: the replies queue at the master, which bounds the span" * doctest::timeout(30)) {
+  temp_file f("pi");
+  test::pi_trace(f.path());
+  const auto c = analyzed(f.path());
+  REQUIRE(c.available);
+  CHECK(c.work_ns == 10 + 4 * 100 + 4 * 2);
+  CHECK(c.span_ns == 109);
+  CHECK(c.parallelism() == doctest::Approx(418.0 / 109.0));
+  CHECK(c.bound_ns(1) == 418);
+  CHECK(c.bound_ns(2) == 209);
+  CHECK(c.bound_ns(4) == 109);
+  CHECK(c.busiest_actor == 2);  // the first worker: 100 ns (the master's handlings total 18)
+  REQUIRE(c.path_listed);
+  CHECK(c.dag_span_ns == 109);
+  std::vector<std::uint32_t> actors;
+  for (const auto& s : c.path) actors.push_back(s.actor);
+  CHECK(actors == std::vector<std::uint32_t>{1, 2, 1, 1, 1, 1});
+}
+
+TEST_CASE("without room for the explicit DAG the numbers stay exact and the path is not listed" * doctest::timeout(30)) {
+  temp_file f("pi-small");
+  test::pi_trace(f.path());
+  const auto c = analyzed(f.path(), 3);
+  CHECK(c.span_ns == 109);
+  CHECK(c.work_ns == 418);
+  CHECK_FALSE(c.path_listed);
+  CHECK(c.path.empty());
+}
+
+TEST_CASE("a decisions-level trace has no causality DAG, and says why" * doctest::timeout(30)) {
+  temp_file f("decisions");
+  test::trace_builder b(2);
+  b.start_send(0, 1, 1);
+  b.handle(0, 5, 10, 1, 1);
+  b.write(f.path(), 20, trace_level::decisions);
+  const auto c = analyzed(f.path());
+  CHECK_FALSE(c.available);
+  CHECK(c.why.find("full-level") != std::string::npos);
+}
