@@ -4,6 +4,7 @@ set -euo pipefail
 pkgs=(build-essential cmake ninja-build pkg-config libsimgrid-dev libboost-graph-dev libcli11-dev
       doctest-dev libtomlplusplus-dev nlohmann-json3-dev
       clang libclang-rt-dev llvm  # tests/fuzz/run.sh: clang, libFuzzer + sanitizer runtimes, llvm-symbolizer
+      chromium                    # tests/cli/report_test.sh opens the HTML reports headless
       patch)                      # tests/mutants/run.sh applies the planted bugs
 missing=()
 for p in "${pkgs[@]}"; do

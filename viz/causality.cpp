@@ -29,6 +29,7 @@ struct lane_state {
   bool open = false;
   std::uint64_t start = 0, begin_ns = 0;  ///< earliest start in the DAG; time in the trace
   std::uint32_t actor = 0, node = no_node;
+  std::uint64_t message = 0;
 };
 
 struct actor_state {
@@ -36,6 +37,14 @@ struct actor_state {
   std::uint32_t node = no_node;
   std::uint64_t ns = 0;  ///< its handlings' total
   std::uint64_t last_dur = 0;
+  std::uint64_t message = 0;  ///< of its last handling
+};
+
+/// A handling whose begin came before its send in time order (a simulated worker runs up to a
+/// quantum ahead of the others; a real trace's times are interpolated).
+struct early_begin {
+  std::uint16_t lane;
+  std::uint32_t actor;
 };
 
 struct dag_node {
@@ -54,6 +63,7 @@ struct causality_builder::state {
   std::size_t max_nodes;
   bool dag_on = true;
   std::unordered_map<std::uint64_t, in_flight> flying;
+  std::unordered_map<std::uint64_t, early_begin> early;
   std::unordered_map<std::uint16_t, lane_state> lanes;
   std::unordered_map<std::uint32_t, actor_state> actors;
   std::vector<dag_node> nodes;
@@ -81,6 +91,26 @@ void causality_builder::add(const trace_event& e) {
       } else {
         ++s.r.from_start;
       }
+      if (auto ea = s.early.find(e.message); ea != s.early.end()) {  // its handling began already
+        const early_begin eb = ea->second;
+        s.early.erase(ea);
+        std::uint32_t node = no_node;
+        lane_state& l = s.lanes[eb.lane];
+        actor_state& a = s.actors[eb.actor];
+        if (l.open && l.message == e.message) {  // still handling it: it starts no sooner than the send allows
+          l.start = std::max(l.start, f.earliest);
+          node = l.node;
+        } else if (a.message == e.message) {  // handled already, and the actor's last: move its end
+          a.end = std::max(a.end, f.earliest + a.last_dur);
+          s.r.span_ns = std::max(s.r.span_ns, a.end);
+          node = a.node;
+        } else {  // later handlings of the actor already built on it: the edge is lost
+          ++s.r.reordered;
+          break;
+        }
+        if (s.dag_on && node != no_node && f.sender != no_node) s.edges.push_back({f.sender, node, f.offset});
+        break;
+      }
       s.flying[e.message] = f;
       break;
     }
@@ -93,10 +123,10 @@ void causality_builder::add(const trace_event& e) {
         f = it->second;
         s.flying.erase(it);
       } else {
-        ++s.r.reordered;
+        s.early[e.message] = {e.worker, e.actor};
       }
       start = std::max(start, f.earliest);
-      l = {true, start, e.time_ns, e.actor, no_node};
+      l = {true, start, e.time_ns, e.actor, no_node, e.message};
       if (s.dag_on && s.nodes.size() >= s.max_nodes) {  // too large to list: keep the numbers only
         s.dag_on = false;
         s.nodes = {};
@@ -119,6 +149,7 @@ void causality_builder::add(const trace_event& e) {
       a.end = l.start + dur;
       a.node = l.node;
       a.last_dur = dur;
+      a.message = l.message;
       a.ns += dur;
       s.r.work_ns += dur;
       s.r.span_ns = std::max(s.r.span_ns, a.end);
@@ -134,6 +165,7 @@ void causality_builder::add(const trace_event& e) {
 
 causality_result causality_builder::finish(bool full) {
   state& s = *s_;
+  s.r.reordered += s.early.size();  // never sent in the trace
   causality_result r = s.r;
   if (!full || r.handlings == 0) {
     r.available = false;
@@ -158,12 +190,16 @@ causality_result causality_builder::finish(bool full) {
   for (const auto& ed : s.edges) boost::add_edge(ed.from, ed.to, std::int64_t(ed.length), g);
   std::vector<std::int64_t> dist(n + 1);
   std::vector<graph::vertex_descriptor> pred(n + 1);
+  try {
   boost::dag_shortest_paths(g, source,
                             boost::distance_map(dist.data())
                                 .predecessor_map(pred.data())
                                 .distance_compare(std::greater<std::int64_t>())
                                 .distance_inf(std::numeric_limits<std::int64_t>::min())
                                 .distance_zero(std::int64_t(0)));
+  } catch (const boost::not_a_dag&) {  // clock order contradicted causality: only the numbers
+    return r;
+  }
   std::size_t last = 0;
   std::int64_t best = -1;
   for (std::size_t v = 0; v < n; ++v)

@@ -48,7 +48,7 @@ struct causality_result {
   std::string why;  ///< when not available
   std::uint64_t handlings = 0, work_ns = 0, span_ns = 0;
   std::uint64_t from_start = 0;  ///< messages sent by the workload's start (DAG roots)
-  std::uint64_t reordered = 0;   ///< handlings stamped before their send (interpolated clock): no causal edge
+  std::uint64_t reordered = 0;   ///< handlings stamped before their send whose causal edge was lost (see .cpp)
   std::uint32_t busiest_actor = 0;
   std::uint64_t busiest_actor_ns = 0;  ///< that actor's handlings, a bound on its own (it is sequential)
   bool path_listed = false;            ///< the DAG fit under max_dag_nodes

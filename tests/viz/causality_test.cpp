@@ -90,3 +90,18 @@ TEST_CASE("a decisions-level trace has no causality DAG, and says why" * doctest
   CHECK_FALSE(c.available);
   CHECK(c.why.find("full-level") != std::string::npos);
 }
+
+TEST_CASE("a handling stamped before its send (a worker ahead in its quantum) still waits for the send" *
+          doctest::timeout(30)) {
+  temp_file f("early");
+  test::trace_builder b(2);
+  b.start_send(0, 1, 1);
+  b.handle(1, 0, 10, 1, 1, {{10, 2, 2}});  // actor 1 sends at 10, on worker 1
+  b.handle(0, 10, 20, 2, 2);               // worker 0 begins it at 10: merged before the send (lane 0 first)
+  b.write(f.path(), 30);
+  const auto c = analyzed(f.path());
+  CHECK(c.span_ns == 30);
+  CHECK(c.dag_span_ns == 30);
+  CHECK(c.reordered == 0);
+  CHECK(c.path.size() == 2);
+}
