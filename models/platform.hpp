@@ -37,8 +37,14 @@
 //      once: the hardware threads, or the modeled cores.
 //   5. `now_ns()` is monotonic time since the platform was made: the steady clock, or the
 //      calling worker's simulated time (monotonic per worker).
-//   6. `burn_ns(ns)` costs `ns` of CPU time on the calling worker: a calibrated busy loop on
-//      real cores, an accumulated charge in simulation.
+//   6. `burn_ns(ns)` costs `ns` of CPU time on the calling worker. Real: a busy loop until a
+//      deadline on the invariant TSC (not a precomputed iteration count, which does the work
+//      it was calibrated for, at whatever time the clock frequency makes it take); a gap of
+//      more than 1 us between two of its clock reads is time the thread did not run
+//      (preemption, the hypervisor) and is not counted, so a preempted burn still burns its
+//      full CPU time, as a simulated worker sharing a core does (runtime/thread_platform.cpp
+//      says why, and what it cannot see). Simulated: `ns` plus the machine's `burn_call`
+//      (the real loop's fixed cost per call) as an accumulated charge.
 //   7. `spin_pause()` is one iteration of a spin loop (x86 `pause` on real cores),
 //      `yield_now()` gives the core away; both may advance (simulated) time, and in
 //      simulation both do, so a polling loop cannot stall the simulated clock.
@@ -62,6 +68,14 @@
 //   12. `migrate_state(from, to, bytes)`: an actor last run by worker `from` now runs on
 //       `to` (worker.hpp, at the start of a turn); the simulator charges moving its `bytes`
 //       of state between their cores (`migration_per_kib`).
+//   14. `P::runtime_work(op)` (static): the runtime's own non-atomic work that the atomics
+//       above do not stand for, once per `runtime_op`: `message` (the worker loop's fixed
+//       cost per message: dispatch to the behavior, counters), `turn` (per actor turn),
+//       `envelope` (one envelope taken from and returned to a pool, charged at the send),
+//       `mailbox_push` (per send), `mailbox_pop` (per message taken, charged with it; the
+//       pop that finds a mailbox empty is part of `turn`). Called by worker.hpp; the simulator charges the machine's cost of the same name, without a
+//       scheduling point (it is paid at the next one), so adding these terms moves no
+//       operation's number in an explore schedule.
 //
 // Failing
 //   13. `fail(why)` never returns: an invariant broke (scheduler::fatal; the checks of a
@@ -97,11 +111,17 @@ concept platform_atomic_integer = platform_atomic_value<A, T> && requires(A& a, 
   { a.fetch_sub(v, o) } -> std::same_as<T>;
 };
 
-/// Contract 10-12: the cost hooks only the simulator gives meaning to (no-ops on real cores).
+/// Contract 14: the runtime's own work per operation, which the simulator charges as the
+/// machine's `message`, `turn`, `envelope`, `mailbox_push` and `mailbox_pop` costs.
+enum class runtime_op : std::uint8_t { message, turn, envelope, mailbox_push, mailbox_pop };
+inline constexpr unsigned runtime_op_count = 5;
+
+/// Contract 10-12 and 14: the cost hooks only the simulator gives meaning to (no-ops on real cores).
 template <class P>
-concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::uint32_t bytes) {
+concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::uint32_t bytes, runtime_op op) {
   { p.charge_ns(ns) } -> std::same_as<void>;
   { P::queue_op() } -> std::same_as<void>;
+  { P::runtime_work(op) } -> std::same_as<void>;
   { p.migrate_state(worker, worker, bytes) } -> std::same_as<void>;
 };
 

@@ -131,6 +131,7 @@ class worker final : public context {
   }
 
   void send(actor_ref to, const message& m) override {
+    P::runtime_work(runtime_op::envelope);  // this get and the put that recycles it (platform.hpp 14)
     envelope<P>* e = pool_.get();
     e->msg = m;
     e->msg.sender = current_;
@@ -144,6 +145,7 @@ class worker final : public context {
   void deliver(cell& to, envelope<P>* e) {
     const std::uint64_t id = e->id;  // once pushed, `e` may be consumed and recycled by another worker
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, index_, to.id(), id, 0);
+    P::runtime_work(runtime_op::mailbox_push);
     if (to.push(e)) {  // the actor was idle: this worker schedules it (actor.hpp)
       if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, to.id(), id, 0);
       s_.policy().push(int(index_), to, push_reason::sent);
@@ -180,6 +182,7 @@ class worker final : public context {
   }
 
   void run_turn(cell& a) {
+    P::runtime_work(runtime_op::turn);
     ++stats_.turns;
     if (checks_) {
       if (std::uint32_t other = a.enter(index_))
@@ -220,6 +223,8 @@ class worker final : public context {
   }
 
   void process(cell& a, envelope<P>& e) {
+    P::runtime_work(runtime_op::message);
+    P::runtime_work(runtime_op::mailbox_pop);  // the pop that took it (per message, whichever path took it)
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_begin, index_, a.id(), e.id, 0);
     if (checks_ && e.seq && (e.msg.flags & message_donated) == 0 && !a.in_order_from(e.msg.sender->id(), e.seq))
       s_.fatal("actor '" + a.name() + "' received message " + std::to_string(e.seq) + " of actor " +

@@ -88,6 +88,7 @@ class thread_platform {
   void charge_ns(std::uint64_t) {}
   void migrate_state(unsigned, unsigned, std::uint32_t) {}
   static void queue_op() {}
+  static void runtime_work(runtime_op) {}  // contract 14: the hardware pays for itself
   static constexpr const char* backend_name = "threads";
   void spin_pause() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -131,7 +132,11 @@ class thread_platform {
 
 static_assert(platform<thread_platform>);
 
-/// Busy-loop iterations per microsecond on this machine, measured once per process.
+/// Busy-loop iterations per microsecond on this machine, measured once per process (about
+/// 10 ms; the benchmarks call it before timing anything; it also measures burn_ticks_per_ns).
 double burn_loops_per_us();
+/// burn_ns's clock rate (TSC ticks per steady-clock ns), measured once per process (~4 ms) by
+/// the first thread_platform, outside any timed run.
+double burn_ticks_per_ns();
 
 }  // namespace twinsched

@@ -1,45 +1,92 @@
-// twinsched_calibrate: measures this machine's costs and prints them as a models/machines/*.toml file.
+// Calibration: every term of a machine model, measured on this machine (what `twinsched calibrate` runs).
 //
-// Each figure is the median of 7 repetitions (robust to a preemption during one of them):
+// Each figure is the median of `reps` short batches (61; --quick: 21, each half as long),
+// robust to the preemptions a shared machine inflicts on some of them:
+//   clock_ghz: cycles of a dependent add chain per ns (not the TSC rate)
 //   atomic_load / atomic_store / atomic_rmw / fence: a tight loop of the operation on a line
 //       this thread owns (rmw = fetch_add, fence = seq_cst fence), ns per operation
-//   line_transfer_same_socket: two threads pinned to cores 0 and 1 bounce a counter in one
+//   line_transfer_same_socket: two threads pinned to CPUs 0 and 1 bounce a counter in one
 //       cache line (each waits for the other's increment); one-way time = round trip / 2
-//   migration_per_kib: the same bounce, but the receiver then reads a 16 KiB buffer the
-//       sender just wrote; (that time - one transfer) / 16
+//   migration_per_kib: the same bounce, but the receiver then reads and writes a 16 KiB buffer
+//       the sender just wrote; (that time - one transfer) / 16 per one-way trip
 //   lock_handoff: two pinned threads alternately take a std::mutex (strict alternation via
-//       a turn flag); time per hand-off minus one line transfer and one rmw
+//       a turn flag); time per hand-off minus the two line transfers and the rmw the model
+//       charges for it separately
 //   park / unpark / wake_latency: a futex-backed std::condition_variable; park = one futex
 //       wait syscall that returns at once, unpark = notify_one with a sleeper, wake latency =
 //       notify to the sleeper running (steady_clock stamps on both sides)
 //   spin: one _mm_pause; yield: one sched_yield with nothing else to run on this core
-//   clock_ghz: cycles of a dependent add chain per ns (not the TSC rate)
+//   burn_call: thread_platform::burn_ns(2000) called N times: elapsed / N - 2000 (what a
+//       call costs beyond what it was asked; the loop's deadline check and call)
+//   queue_op: a Chase-Lev deque (models/policy/chase_lev_deque.hpp, over the real platform)
+//       pushed and popped in pairs: time per operation minus what the simulator charges for
+//       the same code's atomics and fences (the same loop over sim_platform with queue_op = 0)
+//   envelope: an envelope pool (models/envelope_pool.hpp) with its depot: 512 gets then 512
+//       puts, per get+put pair, minus the simulated charge of the same (the depot's lock)
+//   mailbox_push / mailbox_pop: a mailbox (models/mailbox.hpp) receives n envelopes, then
+//       its owner pops them all; per push and per pop, minus the simulated charge of the same
+//   message / turn: the fixed cost of the worker loop, measured end to end. A ring workload
+//       of its own (calibration-ring: tokens hop from actor i to actor 5i+1 mod A, which visits
+//       every actor of a power-of-two ring in a scattered order) runs on ONE real worker
+//       (stealing, burst 16) in two shapes: many actors and one token (one message a
+//       turn) and few actors and many tokens (up to 16 messages a turn); the fastest of
+//       several runs counts (the least disturbed). Each is simulated on
+//       one core with every term measured above and message = turn = 0; the real time the
+//       simulation misses, over both shapes, is solved for per-message and per-turn costs
+//       (two equations, two unknowns; clamped at 0). No stock scenario is run.
+// The microbenchmarks run hot (a tight loop, warm caches); message and turn absorb what a
+// real run adds on top (cache misses on actors and envelopes, branch misses, the behavior's
+// virtual call), at the ring's working set.
+#include "calibrate.hpp"
+
 #include <pthread.h>
 #include <sched.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <linux/futex.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
+#include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdint>
 #include <cstdio>
-#include <functional>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <memory>
 #include <mutex>
+#include <stdexcept>
 #include <thread>
 #include <vector>
+
+#include "models/envelope_pool.hpp"
+#include "models/mailbox.hpp"
+#include "models/policy/chase_lev_deque.hpp"
+#include "models/rng.hpp"
+#include "models/workload/workload.hpp"
+#include "run_sim.hpp"
+#include "runtime/run_threads.hpp"
+#include "runtime/thread_platform.hpp"
+#include "sim_platform.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 #endif
 
+namespace twinsched {
 namespace {
 using clk = std::chrono::steady_clock;
 double ns_since(clk::time_point t0) { return std::chrono::duration<double, std::nano>(clk::now() - t0).count(); }
 
-double median(std::function<double()> f, int reps = 7) {
+template <class F>
+double median(int reps, F f) {
   std::vector<double> v;
   for (int i = 0; i < reps; ++i) v.push_back(f());
   std::sort(v.begin(), v.end());
@@ -49,7 +96,15 @@ double median(std::function<double()> f, int reps = 7) {
 void pin(int cpu) {
   cpu_set_t s;
   CPU_ZERO(&s);
-  CPU_SET(cpu % int(std::thread::hardware_concurrency()), &s);
+  CPU_SET(cpu % int(std::max(1u, std::thread::hardware_concurrency())), &s);
+  pthread_setaffinity_np(pthread_self(), sizeof s, &s);
+}
+
+/// Lets the calling thread run on every CPU again (after pin()).
+void unpin() {
+  cpu_set_t s;
+  CPU_ZERO(&s);
+  for (unsigned c = 0; c < std::max(1u, std::thread::hardware_concurrency()); ++c) CPU_SET(c, &s);
   pthread_setaffinity_np(pthread_self(), sizeof s, &s);
 }
 
@@ -57,22 +112,24 @@ struct alignas(64) line {
   std::atomic<std::uint64_t> v{0};
 };
 
-double per_op(std::uint64_t n, const std::function<void(std::uint64_t)>& body) {
+template <class F>
+double per_op(std::uint64_t n, F body) {
   auto t0 = clk::now();
   body(n);
   return ns_since(t0) / double(n);
 }
 
-/// One-way line transfer: ping-pong of a counter between cores 0 and 1; `extra` runs on the
+/// One-way line transfer: ping-pong of a counter between CPUs 0 and 1; `extra_b` runs on the
 /// receiving side after each arrival.
-double bounce(int rounds, const std::function<void()>& extra_b = {}) {
+template <class F>
+double bounce(int rounds, F extra_b) {
   line l;
   std::thread b([&] {
     pin(1);
     for (int i = 0; i < rounds; ++i) {
       while (l.v.load(std::memory_order_acquire) != std::uint64_t(2 * i + 1)) {
       }
-      if (extra_b) extra_b();
+      extra_b();
       l.v.store(2 * i + 2, std::memory_order_release);
     }
   });
@@ -85,14 +142,274 @@ double bounce(int rounds, const std::function<void()>& extra_b = {}) {
   }
   double ns = ns_since(t0) / rounds / 2;
   b.join();
+  unpin();
   return ns;
 }
+
+// ---- the runtime's data structures, over either platform ----
+// Each returns the total time of its timed loop, read with `now` (the steady clock, or the
+// simulated worker's clock), divided by the operations it timed.
+
+template <class P, class Now>
+double deque_op_ns(Now now, int n) {
+  chase_lev_deque<P, int*> d(1024);
+  static int item;
+  double t0 = now();
+  for (int i = 0; i < n; ++i) {
+    d.push(&item);
+    if (d.pop() == nullptr) std::abort();
+  }
+  return (now() - t0) / (2.0 * n);
+}
+
+template <class P, class Now>
+double envelope_pair_ns(Now now, int rounds) {
+  envelope_depot<P> depot;
+  envelope_pool<P> pool(depot);
+  std::vector<envelope<P>*> held(512);
+  for (auto*& e : held) e = pool.get();  // first use: slabs allocated outside the timing
+  for (auto* e : held) pool.put(e);
+  double t0 = now();
+  for (int r = 0; r < rounds; ++r) {
+    for (auto*& e : held) e = pool.get();
+    for (auto* e : held) pool.put(e);
+  }
+  return (now() - t0) / (double(rounds) * double(held.size()));
+}
+
+struct push_pop {
+  double push = 0, pop = 0;
+};
+
+template <class P, class Now>
+push_pop mailbox_ns(Now now, int n) {
+  std::vector<std::unique_ptr<envelope<P>>> store;
+  std::vector<envelope<P>*> es;
+  for (int i = 0; i < n; ++i) {
+    store.push_back(std::make_unique<envelope<P>>());
+    es.push_back(store.back().get());
+  }
+  mailbox<P> box;
+  double t0 = now();
+  for (auto* e : es) box.push(e);
+  double t1 = now();
+  int popped = 0;
+  for (;;) {
+    envelope<P>*e = nullptr, *spent = nullptr;
+    if (box.pop(e, spent) != mailbox<P>::pop_status::item) break;
+    ++popped;
+  }
+  double t2 = now();
+  envelope<P>* spent = nullptr;
+  box.try_idle(spent);
+  if (popped != n) std::abort();
+  return {(t1 - t0) / n, (t2 - t1) / n};
+}
+
+// ---- what the simulator charges for the same code ----
+
+/// Runs `body(plat)` on one simulated worker of machine `m` in a forked child (SimGrid's
+/// engine exists once per process) and returns the doubles it returned.
+template <std::size_t N, class F>
+std::array<double, N> in_simulation(const machine_model& m, F body) {
+  int fd[2];
+  if (::pipe(fd) != 0) throw std::runtime_error(std::string("calibrate: pipe: ") + std::strerror(errno));
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  if (pid < 0) throw std::runtime_error(std::string("calibrate: fork: ") + std::strerror(errno));
+  if (pid == 0) {
+    ::close(fd[0]);
+    std::array<double, N> out{};
+    try {
+      sim_config c;
+      c.cores = 1;
+      sim_platform plat(m, c);
+      plat.run([&] {
+        plat.start_worker(0, [&] { out = body(plat); });
+        plat.join_workers();
+      });
+    } catch (...) {
+      ::_exit(3);
+    }
+    ssize_t w = ::write(fd[1], out.data(), sizeof out);
+    ::_exit(w == ssize_t(sizeof out) ? 0 : 4);
+  }
+  ::close(fd[1]);
+  std::array<double, N> out{};
+  std::size_t got = 0;
+  while (got < sizeof out) {
+    ssize_t r = ::read(fd[0], reinterpret_cast<char*>(out.data()) + got, sizeof out - got);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) break;
+    got += std::size_t(r);
+  }
+  ::close(fd[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (got != sizeof out || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+    throw std::runtime_error("calibrate: a simulated microbenchmark failed");
+  return out;
+}
+
+// ---- the calibration workload: a ring of its own ----
+
+class ring_actor final : public behavior {
+ public:
+  ring_actor(const std::vector<actor_ref>& all, std::uint32_t index) : all_(all), index_(index) {}
+  void receive(context& ctx, const message& m) override {
+    acc_ += splitmix64(m.a ^ (m.b << 32) ^ index_);
+    if (m.b == 0) return;
+    ctx.send(all_[next(index_, all_.size())], message{m.a, m.b - 1});
+  }
+  static std::uint32_t next(std::uint32_t i, std::size_t n) { return std::uint32_t((5 * std::uint64_t(i) + 1) % n); }
+  std::uint64_t acc() const { return acc_; }
+
+ private:
+  const std::vector<actor_ref>& all_;
+  std::uint32_t index_;
+  std::uint64_t acc_ = 0;
+};
+
+class ring_workload final : public workload {
+ public:
+  ring_workload(const workload_params& p, std::uint64_t)
+      : actors_(std::uint32_t(p.integer("actors"))), tokens_(std::uint64_t(p.integer("tokens"))),
+        hops_(std::uint64_t(p.integer("hops"))) {}
+  void start(context& ctx) override {
+    for (std::uint32_t i = 0; i < actors_; ++i) {
+      auto b = std::make_unique<ring_actor>(refs_, i);
+      behaviors_.push_back(b.get());
+      refs_.push_back(ctx.spawn(std::move(b)));
+    }
+    for (std::uint64_t t = 0; t < tokens_; ++t) ctx.send(refs_[first(t)], message{t, hops_});
+  }
+  std::uint64_t checksum() const override {
+    std::uint64_t s = 0;
+    for (auto* b : behaviors_) s += b->acc();
+    return s;
+  }
+  std::uint64_t reference_checksum() const override {
+    std::uint64_t s = 0;
+    for (std::uint64_t t = 0; t < tokens_; ++t) {
+      std::uint32_t at = first(t);
+      for (std::uint64_t h = hops_;; --h) {
+        s += splitmix64(t ^ (h << 32) ^ at);
+        if (h == 0) break;
+        at = ring_actor::next(at, actors_);
+      }
+    }
+    return s;
+  }
+  std::uint64_t expected_messages() const override { return tokens_ * (hops_ + 1); }
+
+ private:
+  std::uint32_t first(std::uint64_t t) const { return std::uint32_t(t * actors_ / tokens_) % actors_; }
+  std::uint32_t actors_;
+  std::uint64_t tokens_, hops_;
+  std::vector<actor_ref> refs_;
+  std::vector<ring_actor*> behaviors_;
+};
+
+constexpr const char* ring_name = "calibration-ring";
+
+void register_ring() {
+  if (find_workload(ring_name)) return;
+  register_workload({ring_name,
+                     "twinsched calibrate's own workload: tokens hop around a ring (actor i to 5i+1 mod actors)",
+                     {{"actors", std::int64_t(256), "actors in the ring (a power of two)"},
+                      {"tokens", std::int64_t(16), "tokens travelling at once"},
+                      {"hops", std::int64_t(1000), "hops per token"}},
+                     [](const workload_params& p, std::uint64_t seed) { return std::make_unique<ring_workload>(p, seed); }});
+}
+
+struct ring_shape {
+  std::int64_t actors, tokens;
+};
+
+scenario ring_scenario(const ring_shape& shape, std::int64_t messages) {
+  scenario s;
+  s.name = ring_name;
+  s.workload = ring_name;
+  s.workload_params = {{"actors", shape.actors}, {"tokens", shape.tokens}, {"hops", std::max<std::int64_t>(1, messages / shape.tokens - 1)}};
+  s.sched.policy = "stealing";
+  s.sched.workers = 1;
+  s.sched.burst = 16;
+  s.sched.idle.strategy = "park";
+  return s;
+}
+
+struct ring_run {
+  double real_ns = 0, sim_ns = 0;
+  double messages = 0, turns = 0;
+};
+
+/// The ring on one real worker (fastest of `reps`, after one untimed run) and in simulation
+/// on machine file `machine_path` (one core).
+ring_run measure_ring(const scenario& s, const std::string& machine_path, int reps) {
+  const workload_info& info = *find_workload(s.workload);
+  auto once = [&] {
+    auto w = info.make(with_defaults(info, s.workload_params), s.seed);
+    run_result r = run_on_threads(s.sched, *w, s.seed);
+    if (!r.ok()) throw std::runtime_error("calibrate: the calibration ring failed on threads");
+    return r;
+  };
+  once();
+  ring_run out;
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    run_result r = once();
+    t.push_back(r.wall_s * 1e9);
+    out.messages = double(r.messages);
+    out.turns = 0;
+    for (auto& pw : r.per_worker) out.turns += double(pw.turns);
+  }
+  // The fastest run: the one least disturbed by whatever else this machine runs (the
+  // microbenchmarks' median of many batches serves the same end).
+  out.real_ns = *std::min_element(t.begin(), t.end());
+  sim_options o;
+  o.cores = 1;
+  o.machine = machine_path;
+  sim_result sr = simulate(s, o);
+  if (!sr.ok()) throw std::runtime_error("calibrate: the calibration ring failed in simulation");
+  out.sim_ns = sr.sim_s * 1e9;
+  return out;
+}
+
+std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 0) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, f, a, b, c, d);
+  return buf;
+}
+
 }  // namespace
 
-int main() {
+calibration calibrate_machine(const calibrate_options& o) {
+  const auto start = clk::now();
+  // Many short batches (each about a millisecond or less) rather than a few long runs: on a
+  // shared machine most batches run undisturbed, and the median ignores those a preemption hit.
+  const int reps = o.quick ? 21 : 61;
+  const std::uint64_t scale = o.quick ? 2 : 1;  // batch lengths divide by this
+  calibration c;
+  machine_model& m = c.model;
+  m = parse_machine("", "<calibrate>");  // the embedded default's values, until measured
+  m.name = o.name;
+  m.source = "<calibrate>";
+  auto say = [&](const std::string& s) {
+    if (o.progress) o.progress(s);
+  };
+  auto note = [&](const std::string& s) {
+    c.notes.push_back(s);
+    say("  " + s);
+  };
+  const unsigned cpus = std::max(1u, std::thread::hardware_concurrency());
+  m.sockets = 1;
+  m.cores_per_socket = cpus;
+
+  say("calibrate: the core and its atomics (tight loops on one thread)");
   static line own;
-  const std::uint64_t n = 20'000'000;
-  double ghz = median([&] {
+  const std::uint64_t n = 1'000'000 / scale;
+  m.clock_ghz = median(reps, [&] {
     std::uint64_t x = 1;
     auto t0 = clk::now();
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -101,12 +418,28 @@ int main() {
     }
     return double(n) / ns_since(t0);
   });
-  double load = median([&] { return per_op(n, [](std::uint64_t k) { for (std::uint64_t i = 0; i < k; ++i) (void)own.v.load(std::memory_order_acquire); }); });
-  double store = median([&] { return per_op(n, [](std::uint64_t k) { for (std::uint64_t i = 0; i < k; ++i) own.v.store(i, std::memory_order_release); }); });
-  double rmw = median([&] { return per_op(n / 4, [](std::uint64_t k) { for (std::uint64_t i = 0; i < k; ++i) own.v.fetch_add(1); }); });
-  double fence = median([&] { return per_op(n / 4, [](std::uint64_t k) { for (std::uint64_t i = 0; i < k; ++i) std::atomic_thread_fence(std::memory_order_seq_cst); }); });
-  double spin = median([&] {
-    return per_op(n / 10, [](std::uint64_t k) {
+  m.atomic_load = median(reps, [&] {
+    return per_op(n, [](std::uint64_t k) {
+      for (std::uint64_t i = 0; i < k; ++i) (void)own.v.load(std::memory_order_acquire);
+    });
+  });
+  m.atomic_store = median(reps, [&] {
+    return per_op(n, [](std::uint64_t k) {
+      for (std::uint64_t i = 0; i < k; ++i) own.v.store(i, std::memory_order_release);
+    });
+  });
+  m.atomic_rmw = median(reps, [&] {
+    return per_op(n / 4, [](std::uint64_t k) {
+      for (std::uint64_t i = 0; i < k; ++i) own.v.fetch_add(1);
+    });
+  });
+  m.fence = median(reps, [&] {
+    return per_op(n / 4, [](std::uint64_t k) {
+      for (std::uint64_t i = 0; i < k; ++i) std::atomic_thread_fence(std::memory_order_seq_cst);
+    });
+  });
+  m.spin = median(reps, [&] {
+    return per_op(n / 40, [](std::uint64_t k) {
       for (std::uint64_t i = 0; i < k; ++i) {
 #if defined(__x86_64__) || defined(__i386__)
         _mm_pause();
@@ -114,29 +447,39 @@ int main() {
       }
     });
   });
-  double yield = median([&] { return per_op(200'000, [](std::uint64_t k) { for (std::uint64_t i = 0; i < k; ++i) sched_yield(); }); });
-  double transfer = median([&] { return bounce(200'000); });
+  m.yield = median(reps, [&] {
+    return per_op(2000 / scale, [](std::uint64_t k) {
+      for (std::uint64_t i = 0; i < k; ++i) sched_yield();
+    });
+  });
+  note(fmt("clock %.2f GHz (add chain); atomic load %.2f, store %.2f, rmw %.2f ns", m.clock_ghz, m.atomic_load,
+           m.atomic_store, m.atomic_rmw) +
+       fmt("; fence %.2f ns, spin %.2f ns, yield %.0f ns", m.fence, m.spin, m.yield));
+
+  say("calibrate: between cores (two threads pinned to CPUs 0 and 1)");
+  m.line_same_socket = median(reps, [&] { return bounce(int(4000 / scale), [] {}); });
+  m.line_cross_socket = m.line_same_socket;
   static std::vector<std::uint64_t> buf(16 * 1024 / 8);
-  double migrate = median([&] {
+  double migrate = median(reps, [&] {
     std::uint64_t sink = 0;
-    double t = bounce(20'000, [&] {
+    double t = bounce(int(400 / scale), [&] {
       for (auto& x : buf) sink += x;
       for (auto& x : buf) ++x;  // and write it back: the next round pulls it again
     });
     asm volatile("" : : "r"(sink));
     return t;
   });
-  double per_kib = std::max(0.0, (2 * migrate - 2 * transfer) / 16.0);  // the buffer moves once per round trip
-  double handoff = median([&] {
-    std::mutex m;
+  m.migration_per_kib = std::max(0.0, (2 * migrate - 2 * m.line_same_socket) / 16.0);  // once per round trip
+  m.lock_handoff = median(reps, [&] {
+    std::mutex mx;
     line turn;
-    const int rounds = 100'000;
+    const int rounds = int(2000 / scale);
     std::thread b([&] {
       pin(1);
       for (int i = 0; i < rounds; ++i) {
         while (turn.v.load(std::memory_order_acquire) != 1) {
         }
-        std::lock_guard g(m);
+        std::lock_guard g(mx);
         turn.v.store(0, std::memory_order_release);
       }
     });
@@ -145,31 +488,35 @@ int main() {
     for (int i = 0; i < rounds; ++i) {
       while (turn.v.load(std::memory_order_acquire) != 0) {
       }
-      std::lock_guard g(m);
+      std::lock_guard g(mx);
       turn.v.store(1, std::memory_order_release);
     }
     double ns = ns_since(t0) / (2.0 * rounds);
     b.join();
-    return std::max(0.0, ns - 2 * transfer - rmw);  // turn flag and lock word each move once per hand-off
+    unpin();
+    return std::max(0.0, ns - 2 * m.line_same_socket - m.atomic_rmw);  // turn flag and lock word each move once
   });
+  note(fmt("line transfer %.0f ns (one way), migration %.0f ns/KiB, lock hand-off %.0f ns", m.line_same_socket,
+           m.migration_per_kib, m.lock_handoff));
+
+  say("calibrate: parking (futex wait, condition variable wake-ups)");
   int word = 0;
-  double park = median([&] {
-    return per_op(200'000, [&](std::uint64_t k) {
+  m.park = median(reps, [&] {
+    return per_op(2000 / scale, [&](std::uint64_t k) {
       for (std::uint64_t i = 0; i < k; ++i) syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 1, nullptr, nullptr, 0);
     });
   });
-  double unpark = 0, wake = 0;
   {
     std::vector<double> u, w;
-    std::mutex m;
+    std::mutex mx;
     std::condition_variable cv;
     bool ready = false, go = false;
     clk::time_point sent;
-    for (int i = 0; i < 2000; ++i) {
+    for (int i = 0; i < (o.quick ? 300 : 2000); ++i) {
       double woke_after = 0;
       std::thread b([&] {
         pin(1);
-        std::unique_lock lk(m);
+        std::unique_lock lk(mx);
         ready = true;
         cv.notify_all();
         cv.wait(lk, [&] { return go; });
@@ -177,12 +524,12 @@ int main() {
       });
       {
         pin(0);
-        std::unique_lock lk(m);
+        std::unique_lock lk(mx);
         cv.wait(lk, [&] { return ready; });
       }
       std::this_thread::sleep_for(std::chrono::microseconds(50));  // b is asleep in the futex
       {
-        std::lock_guard g(m);
+        std::lock_guard g(mx);
         go = true;
         sent = clk::now();
       }
@@ -193,16 +540,161 @@ int main() {
       w.push_back(woke_after);
       ready = go = false;
     }
+    unpin();
     std::sort(u.begin(), u.end());
     std::sort(w.begin(), w.end());
-    unpark = u[u.size() / 2];
-    wake = w[w.size() / 2];
+    m.unpark = u[u.size() / 2];
+    m.wake_latency = w[w.size() / 2];
   }
-  unsigned cpus = std::thread::hardware_concurrency();
-  std::printf("# measured by twinsched_calibrate on %u logical CPUs\n", cpus);
-  std::printf("[topology]\nsockets = 1\ncores_per_socket = %u\nclock_ghz = %.2f\n\n[costs]\n", cpus, ghz);
-  std::printf("atomic_load_ns = %.2f\natomic_store_ns = %.2f\natomic_rmw_ns = %.2f\nfence_ns = %.2f\n", load, store, rmw, fence);
-  std::printf("line_transfer_same_socket_ns = %.1f\nline_transfer_cross_socket_ns = %.1f\n", transfer, transfer);
-  std::printf("migration_per_kib_ns = %.1f\nlock_handoff_ns = %.1f\n", per_kib, handoff);
-  std::printf("park_ns = %.0f\nunpark_ns = %.0f\nwake_latency_ns = %.0f\nspin_ns = %.2f\nyield_ns = %.0f\n", park, unpark, wake, spin, yield);
+  note(fmt("park %.0f ns, unpark %.0f ns, wake-up latency %.0f ns", m.park, m.unpark, m.wake_latency));
+
+  say("calibrate: burn_ns (thread_platform's TSC-deadline loop)");
+  {
+    thread_platform plat;
+    const int calls = int(500 / scale);
+    plat.burn_ns(2000);
+    double per_call = median(reps, [&] {
+      auto t0 = clk::now();
+      for (int i = 0; i < calls; ++i) plat.burn_ns(2000);
+      return ns_since(t0) / calls;
+    });
+    m.burn_call = std::max(0.0, per_call - 2000);
+    c.burn_2000_ratio = per_call / 2000;
+    note(fmt("burn_ns(2000) took %.0f ns a call (x%.3f): burn_call %.1f ns", per_call, c.burn_2000_ratio, m.burn_call));
+  }
+
+  say("calibrate: the runtime's data structures (real, and the simulator's charge for their atomics)");
+  {
+    const int ops = int(50'000 / scale);
+    const int rounds = int(50 / scale);
+    const int box = 4096 / int(scale);
+    auto real_now = [] { return std::chrono::duration<double, std::nano>(clk::now().time_since_epoch()).count(); };
+    double deque_real = median(reps, [&] { return deque_op_ns<thread_platform>(real_now, ops); });
+    double env_real = median(reps, [&] { return envelope_pair_ns<thread_platform>(real_now, rounds); });
+    double push_real = 0, pop_real = 0;
+    {
+      std::vector<double> pu, po;
+      for (int i = 0; i < reps; ++i) {
+        push_pop r = mailbox_ns<thread_platform>(real_now, box);
+        pu.push_back(r.push);
+        po.push_back(r.pop);
+      }
+      std::sort(pu.begin(), pu.end());
+      std::sort(po.begin(), po.end());
+      push_real = pu[pu.size() / 2];
+      pop_real = po[po.size() / 2];
+    }
+    machine_model zero = m;  // what the model charges without the terms being measured
+    zero.queue_op = zero.envelope = zero.mailbox_push = zero.mailbox_pop = zero.message = zero.turn = 0;
+    zero.quantum_ns = 1e9;
+    auto sim = in_simulation<4>(zero, [&](sim_platform& plat) {
+      auto now = [&plat] { return double(plat.now_ns()); };
+      const int small = 20'000;  // the simulated charge is exact: short loops suffice
+      push_pop mb = mailbox_ns<sim_platform>(now, small);
+      return std::array<double, 4>{deque_op_ns<sim_platform>(now, small), envelope_pair_ns<sim_platform>(now, 20), mb.push,
+                                   mb.pop};
+    });
+    m.queue_op = std::max(0.0, deque_real - sim[0]);
+    m.envelope = std::max(0.0, env_real - sim[1]);
+    m.mailbox_push = std::max(0.0, push_real - sim[2]);
+    m.mailbox_pop = std::max(0.0, pop_real - sim[3]);
+    note(fmt("deque op %.1f ns real, %.1f ns of atomics modeled: queue_op %.1f ns", deque_real, sim[0], m.queue_op));
+    note(fmt("envelope get+put %.1f ns real, %.1f modeled: envelope %.1f ns", env_real, sim[1], m.envelope));
+    note(fmt("mailbox push %.1f ns real, %.1f modeled; pop %.1f real, %.1f modeled", push_real, sim[2], pop_real, sim[3]) +
+         fmt(": mailbox_push %.1f, mailbox_pop %.1f ns", m.mailbox_push, m.mailbox_pop));
+  }
+
+  say("calibrate: the worker loop per message and per turn (calibration-ring on one worker, real vs simulated)");
+  {
+    register_ring();
+    m.message = m.turn = 0;
+    calibration partial = c;
+    auto path = std::filesystem::temp_directory_path() / ("twinsched-calibrate-" + std::to_string(::getpid()) + ".toml");
+    {
+      std::ofstream f(path);
+      f << machine_toml(partial);
+      if (!f) throw std::runtime_error("calibrate: cannot write " + path.string());
+    }
+    const std::int64_t msgs = o.quick ? 200'000 : 1'000'000;
+    const int ring_reps = o.quick ? 5 : 9;
+    ring_run a, b;
+    try {
+      a = measure_ring(ring_scenario({1024, 1}, msgs), path.string(), ring_reps);   // one message a turn
+      b = measure_ring(ring_scenario({64, 2048}, msgs), path.string(), ring_reps);   // up to 16 a turn
+    } catch (...) {
+      std::filesystem::remove(path);
+      throw;
+    }
+    std::filesystem::remove(path);
+    // real - sim = message * messages + turn * turns, for both shapes
+    const double ra = a.real_ns - a.sim_ns, rb = b.real_ns - b.sim_ns;
+    const double det = a.messages * b.turns - b.messages * a.turns;
+    double msg = 0, turn = 0;
+    if (std::abs(det) > 1e-9 * a.messages * b.messages) {
+      msg = (ra * b.turns - rb * a.turns) / det;
+      turn = (a.messages * rb - b.messages * ra) / det;
+    }
+    if (turn < 0 || std::abs(det) <= 1e-9 * a.messages * b.messages) {
+      turn = 0;
+      msg = (ra + rb) / (a.messages + b.messages);
+    }
+    if (msg < 0) {
+      msg = 0;
+      turn = std::max(0.0, (ra + rb) / (a.turns + b.turns));
+    }
+    m.message = msg;
+    m.turn = turn;
+    note(fmt("ring A (1024 actors, 1 token): %.0f messages in %.0f turns, real %.2f ms, simulated %.2f ms", a.messages,
+             a.turns, a.real_ns * 1e-6, a.sim_ns * 1e-6));
+    note(fmt("ring B (64 actors, 2048 tokens): %.0f messages in %.0f turns, real %.2f ms, simulated %.2f ms", b.messages,
+             b.turns, b.real_ns * 1e-6, b.sim_ns * 1e-6));
+    note(fmt("solved: message %.1f ns, turn %.1f ns", m.message, m.turn));
+  }
+  c.seconds = ns_since(start) * 1e-9;
+  say(fmt("calibrate: done in %.1f s", c.seconds));
+  return c;
 }
+
+std::string machine_toml(const calibration& c) {
+  const machine_model& m = c.model;
+  std::string t;
+  char host[256] = "?";
+  ::gethostname(host, sizeof host - 1);
+  std::time_t now = std::time(nullptr);
+  char when[64];
+  std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
+  t += "# " + m.name + ": measured by `twinsched calibrate` on " + host + ", " + when + ", " +
+       std::to_string(m.cores()) + " logical CPUs.\n";
+  t += "# What each term measures: sim/calibrate.cpp and sim/MACHINES.md. Figures of this run:\n";
+  for (auto& n : c.notes) t += "#   " + n + "\n";
+  t += "\nname = \"" + m.name + "\"\n";
+  t += "description = \"measured by twinsched calibrate on " + std::string(host) + "\"\n\n";
+  t += "[topology]\nsockets = 1\n";
+  t += "cores_per_socket = " + std::to_string(m.cores_per_socket) + "\n";
+  t += fmt("clock_ghz = %.3f\n\n[costs]\n", m.clock_ghz);
+  auto cost = [&](const char* key, double v) { t += std::string(key) + fmt("_ns = %.3f\n", v); };
+  cost("atomic_load", m.atomic_load);
+  cost("atomic_store", m.atomic_store);
+  cost("atomic_rmw", m.atomic_rmw);
+  cost("fence", m.fence);
+  cost("line_transfer_same_socket", m.line_same_socket);
+  cost("line_transfer_cross_socket", m.line_cross_socket);
+  cost("migration_per_kib", m.migration_per_kib);
+  cost("lock_handoff", m.lock_handoff);
+  cost("queue_op", m.queue_op);
+  cost("park", m.park);
+  cost("unpark", m.unpark);
+  cost("wake_latency", m.wake_latency);
+  cost("spin", m.spin);
+  cost("yield", m.yield);
+  cost("message", m.message);
+  cost("turn", m.turn);
+  cost("envelope", m.envelope);
+  cost("mailbox_push", m.mailbox_push);
+  cost("mailbox_pop", m.mailbox_pop);
+  cost("burn_call", m.burn_call);
+  t += fmt("\n[simulation]\nquantum_ns = %.0f\n", m.quantum_ns);
+  return t;
+}
+
+}  // namespace twinsched

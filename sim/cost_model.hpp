@@ -4,7 +4,7 @@
 // happens. read() and write() charge one access to a line, transfer() prices moving a line
 // between two cores, point() decides when a worker pays, flush() (cost_model.cpp) pays with one
 // simcall. The other terms (lock hand-off, park, unpark, wake-up, migration, queue_op, spin,
-// yield) are added to the same pending charge by sim_sync.hpp and sim_platform.hpp. Each term
+// yield, burn_call, and the runtime's own work per message, turn, envelope and mailbox op) are added to the same pending charge by sim_sync.hpp and sim_platform.hpp. Each term
 // is checked on its own, in simulated time, by tests/sim/cost_model_test.cpp.
 //
 // Time
@@ -87,7 +87,10 @@ struct state {
   double clock_ghz = 1;
   // costs, ns
   double load = 0, store = 0, rmw = 0, fence = 0, same = 0, cross = 0, per_kib = 0, handoff = 0, queue_op = 0,
-         park = 0, unpark = 0, wake = 0, spin = 0, yield = 0;
+         park = 0, unpark = 0, wake = 0, spin = 0, yield = 0, burn_call = 0;
+  /// The runtime's own work per runtime_op (models/platform.hpp contract 14), indexed by it:
+  /// message, turn, envelope, mailbox_push, mailbox_pop.
+  std::array<double, 5> runtime{};
   std::uint64_t hash = 0xcbf29ce484222325ull;  ///< event hash: every yield, block, wake, trace event
   std::uint64_t flushes = 0, blocks = 0;
   std::uint64_t points = 0;  ///< platform operations of all workers: "scheduling point #n" in reports

@@ -34,6 +34,12 @@ const std::vector<cost_key>& cost_table() {
       {"wake_latency", &machine_model::wake_latency},
       {"spin", &machine_model::spin},
       {"yield", &machine_model::yield},
+      {"message", &machine_model::message},
+      {"turn", &machine_model::turn},
+      {"envelope", &machine_model::envelope},
+      {"mailbox_push", &machine_model::mailbox_push},
+      {"mailbox_pop", &machine_model::mailbox_pop},
+      {"burn_call", &machine_model::burn_call},
   };
   return t;
 }

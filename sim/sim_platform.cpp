@@ -67,6 +67,8 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   g.wake = m.wake_latency;
   g.spin = m.spin;
   g.yield = m.yield;
+  g.burn_call = m.burn_call;
+  g.runtime = {m.message, m.turn, m.envelope, m.mailbox_push, m.mailbox_pop};  // runtime_op order
   g.cur = &impl_->driver;
   impl_->time_limit_s = c.time_limit_s;
   g.max_points = c.max_points;

@@ -94,7 +94,8 @@ class sim_platform {
   }
 
   std::uint64_t now_ns() const;
-  void burn_ns(std::uint64_t ns) { charge(double(ns)); }
+  /// Contract 6: `ns` plus the real burn loop's fixed cost per call (burn_call).
+  void burn_ns(std::uint64_t ns) { charge(double(ns) + sim_detail::g.burn_call); }
   void charge_ns(std::uint64_t ns) { charge(double(ns)); }
   void spin_pause() { charge(sim_detail::g.spin); }
   void yield_now();
@@ -117,6 +118,15 @@ class sim_platform {
     if (me->core < 0) return;
     me->pending_ns += sim_detail::g.queue_op;
     sim_detail::point();
+  }
+
+  /// Platform contract 14: the runtime's own work for one `op` (message, turn, envelope,
+  /// mailbox push or pop), charged to the calling worker. Not a scheduling point: it is paid
+  /// at the next one, so these charges number no new operations in an explore schedule.
+  static void runtime_work(runtime_op op) {
+    sim_detail::actor_state* me = sim_detail::g.cur;
+    if (me->core < 0) return;
+    me->pending_ns += sim_detail::g.runtime[unsigned(op)];
   }
 
   unsigned cores() const { return cores_; }

@@ -28,6 +28,7 @@
 
 #include "in_child.hpp"
 #include "sim/machine_model.hpp"
+#include "sim/run_sim.hpp"
 #include "sim/sim_platform.hpp"
 
 using namespace twinsched;
@@ -40,6 +41,8 @@ namespace {
 namespace cost {
 constexpr std::int64_t load = 1, store = 2, rmw = 5, fence = 10, queue_op = 20, spin = 40, handoff = 50, same = 100,
                        cross = 300, yield = 700, per_kib = 1000, park = 2000, unpark = 3000, wake = 7000;
+// the runtime's own work (platform contract 14) and burn_ns's fixed cost per call
+constexpr std::int64_t message = 3, turn = 4, envelope = 6, mailbox_push = 7, mailbox_pop = 8, burn_call = 9;
 }
 
 std::string probe_machine_text() {
@@ -59,6 +62,12 @@ std::string probe_machine_text() {
   set("wake_latency", cost::wake);
   set("spin", cost::spin);
   set("yield", cost::yield);
+  set("message", cost::message);
+  set("turn", cost::turn);
+  set("envelope", cost::envelope);
+  set("mailbox_push", cost::mailbox_push);
+  set("mailbox_pop", cost::mailbox_pop);
+  set("burn_call", cost::burn_call);
   t += "[simulation]\nquantum_ns = 1e9\n";  // one simulated second: no scenario here comes near it
   return t;
 }
@@ -124,7 +133,8 @@ TEST_CASE("the probe machine gives every cost term its own value") {
   }
   std::set<double> values{m.atomic_load, m.atomic_store, m.atomic_rmw, m.fence, m.line_same_socket,
                           m.line_cross_socket, m.migration_per_kib, m.lock_handoff, m.queue_op, m.park,
-                          m.unpark, m.wake_latency, m.spin, m.yield};
+                          m.unpark, m.wake_latency, m.spin, m.yield, m.message, m.turn, m.envelope,
+                          m.mailbox_push, m.mailbox_pop, m.burn_call};
   CHECK(values.size() == machine_cost_keys().size());
 }
 
@@ -673,6 +683,76 @@ TEST_CASE("a run-queue operation costs queue_op") {
 
 // ---- idle loops and charged work ----
 
+TEST_CASE("each of the runtime's own operations costs its term: message, turn, envelope, mailbox push and pop") {
+  struct times {
+    std::int64_t message, turn, envelope, push, pop, all;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        r.message = timed(plat, [] { sim_platform::runtime_work(runtime_op::message); });
+        r.turn = timed(plat, [] { sim_platform::runtime_work(runtime_op::turn); });
+        r.envelope = timed(plat, [] { sim_platform::runtime_work(runtime_op::envelope); });
+        r.push = timed(plat, [] { sim_platform::runtime_work(runtime_op::mailbox_push); });
+        r.pop = timed(plat, [] { sim_platform::runtime_work(runtime_op::mailbox_pop); });
+        r.all = timed(plat, [] {
+          for (unsigned k = 0; k < runtime_op_count; ++k) sim_platform::runtime_work(runtime_op(k));
+        });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.message == cost::message);
+  CHECK(t.turn == cost::turn);
+  CHECK(t.envelope == cost::envelope);
+  CHECK(t.push == cost::mailbox_push);
+  CHECK(t.pop == cost::mailbox_pop);
+  CHECK(t.all == cost::message + cost::turn + cost::envelope + cost::mailbox_push + cost::mailbox_pop);
+}
+
+TEST_CASE("the worker loop charges message per message and turn per turn, on top of everything else") {
+  // pingpong on one worker and one core: the worker never idles until the end, so its
+  // simulated time is the sum of its charges, and raising one term by 1000 ns adds exactly
+  // 1000 ns per time models/worker.hpp charges it.
+  auto simulate_with = [](const std::string& key, std::int64_t ns) {
+    std::string text = probe_machine_text();
+    auto at = text.find("\n" + key + "_ns = ");
+    REQUIRE(at != std::string::npos);
+    auto end = text.find('\n', at + 1);
+    text.replace(at + 1, end - at - 1, key + "_ns = " + std::to_string(ns));
+    std::string path = "cost-probe-" + key + ".toml";
+    {
+      std::FILE* f = std::fopen(path.c_str(), "w");
+      REQUIRE(f);
+      std::fputs(text.c_str(), f);
+      std::fclose(f);
+    }
+    scenario s;
+    s.workload = "pingpong";
+    s.workload_params = {{"bounces", std::int64_t(500)}};
+    s.sched.workers = 1;
+    s.sched.idle.strategy = "park";
+    sim_options o;
+    o.cores = 1;
+    o.machine = path;
+    sim_result r = twinsched::simulate(s, o);
+    std::remove(path.c_str());
+    REQUIRE(r.ok());
+    return r;
+  };
+  sim_result base = simulate_with("message", cost::message);
+  sim_result more_message = simulate_with("message", cost::message + 1000);
+  sim_result more_turn = simulate_with("turn", cost::turn + 1000);
+  std::uint64_t turns = 0;
+  for (auto& w : base.run.per_worker) turns += w.turns;
+  REQUIRE(base.run.messages == 500);
+  CHECK(turns > 0);
+  CHECK(std::abs((more_message.sim_s - base.sim_s) * 1e9 - 1000.0 * double(base.run.messages)) < 1);
+  CHECK(std::abs((more_turn.sim_s - base.sim_s) * 1e9 - 1000.0 * double(turns)) < 1);
+}
+
 TEST_CASE("a spin-loop iteration costs spin, a yield costs yield, and burn_ns and charge_ns cost what they are asked") {
   struct times {
     std::int64_t spin, yield, burn, charge;
@@ -692,7 +772,7 @@ TEST_CASE("a spin-loop iteration costs spin, a yield costs yield, and burn_ns an
   });
   CHECK(t.spin == cost::spin);
   CHECK(t.yield == cost::yield);
-  CHECK(t.burn == 1234);
+  CHECK(t.burn == 1234 + cost::burn_call);  // burn_call: the real loop's fixed cost per call
   CHECK(t.charge == 77);
 }
 
@@ -717,9 +797,9 @@ TEST_CASE("a run ends when its workers' costs are paid in full: sim_ns is the bu
     r.sim_ns = st.sim_ns;
     return r;
   });
-  CHECK(t.driver_after_join == 12000 + cost::queue_op);
-  // The engine's clock is a double in seconds: 12020 ns comes back within rounding error.
-  CHECK(std::abs(t.sim_ns - double(12000 + cost::queue_op)) < 1e-6);
+  CHECK(t.driver_after_join == 12000 + cost::burn_call + cost::queue_op);
+  // The engine's clock is a double in seconds: 12029 ns comes back within rounding error.
+  CHECK(std::abs(t.sim_ns - double(12000 + cost::burn_call + cost::queue_op)) < 1e-6);
 }
 
 TEST_CASE("two workers sharing a core pay their costs at half the core's speed each") {
@@ -745,7 +825,7 @@ TEST_CASE("two workers sharing a core pay their costs at half the core's speed e
     });
     return r;
   });
-  constexpr std::int64_t charge = 1000 + cost::yield;
+  constexpr std::int64_t charge = 1000 + cost::burn_call + cost::yield;
   REQUIRE(t.begin_0 == t.begin_4);  // both pay over the same interval
   CHECK(t.end_alone - t.begin_alone == charge);
   CHECK(t.end_0 - t.begin_0 == 2 * charge);

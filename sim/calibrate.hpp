@@ -1,0 +1,42 @@
+// Calibration: measures this machine's cost of every term a machine model has and writes them as a machine model file.
+//
+// `twinsched calibrate` (cli/calibrate_command.cpp) runs it. Every term is the median of
+// several repetitions; what each one measures is said in calibrate.cpp, next to the code, and
+// in the file it writes. It runs microbenchmarks of the platform's own operations and of the
+// runtime's data structures (mailbox, envelope pool, deque: the same templates the scheduler
+// uses, instantiated over the real platform and, to learn what the model already charges for
+// their atomics, over the simulated one), and single-worker real runs of a calibration
+// workload of its own (a ring, never a stock scenario), simulated with the terms measured so
+// far: what the simulation misses per message and per turn becomes `message` and `turn`.
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "machine_model.hpp"
+
+namespace twinsched {
+
+struct calibrate_options {
+  bool quick = false;  ///< fewer repetitions and shorter loops (tests): seconds, noisier
+  std::string name = "this-machine";
+  /// One line per step as it starts and what it found (the CLI prints them on stderr).
+  std::function<void(const std::string&)> progress;
+};
+
+struct calibration {
+  machine_model model;             ///< every cost in ns
+  std::vector<std::string> notes;  ///< "term: how it was measured, result": the file's header
+  double burn_2000_ratio = 0;      ///< real time of burn_ns(2000) / 2000 ns
+  double seconds = 0;              ///< wall time the calibration took
+};
+
+/// Measures this machine (a few tens of seconds; `quick`: a few seconds). Uses CPUs 0 and 1
+/// for the two-thread measurements (one CPU: both on it, and the transfer terms mean little).
+calibration calibrate_machine(const calibrate_options& o);
+
+/// The machine model file for `c`: header comment (notes), name, topology, every cost in ns.
+/// parse_machine() reads it back to the same costs (to the printed precision).
+std::string machine_toml(const calibration& c);
+
+}  // namespace twinsched
