@@ -49,6 +49,8 @@ void add_replay_command(CLI::App& app, action& chosen);
 /// `twinsched explore SCENARIO`: many perturbed schedules in simulation, every invariant
 /// checked; a failing schedule reproduced, traced and (--shrink) minimized.
 void add_explore_command(CLI::App& app, action& chosen);
+/// `twinsched sweep SPEC.toml`: every combination of a sweep file's axes, locally or on Slurm.
+void add_sweep_command(CLI::App& app, action& chosen);
 /// `twinsched calibrate [-o FILE] [--quick]`: measures this machine, writes a machine model.
 void add_calibrate_command(CLI::App& app, action& chosen);
 

@@ -22,6 +22,7 @@ constexpr const char* footer = R"(Examples:
   twinsched explore scenarios/pingpong.toml --policy sharing --idle park --cores 3 --shrink
                                                   search schedules for a broken invariant
   twinsched report a.tst -o a.html                an HTML report: timelines, delays, critical path
+  twinsched sweep sweep.toml --jobs 2 --report s.html   every combination of policies, cores, seeds, ...
   twinsched list policies                         what each policy does
   twinsched list workloads                        workload parameters for --param
   twinsched <command> --help                      every option of a command, with defaults
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
   cli::add_analyze_command(app, chosen);
   cli::add_replay_command(app, chosen);
   cli::add_explore_command(app, chosen);
+  cli::add_sweep_command(app, chosen);
   cli::add_calibrate_command(app, chosen);
   app.footer(footer);  // after the subcommands: each has its own footer or none, not this one
 

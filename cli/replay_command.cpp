@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
+#include "cli/sim_progress.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/step_session.hpp"
 #include "cli/summary.hpp"
@@ -78,7 +80,9 @@ int replay(const replay_cli& c) {
 
   std::cerr << "twinsched: replaying " << c.file << " (" << h.backend << ", " << h.workers << " workers, "
             << h.policy << ") on " << o.cores << " simulated cores of " << o.machine << " ...\n";
-  sim_result r = simulate(s, o);
+  progress p("replay", progress::mode_for(c.json));
+  sim_result r = simulate_with_progress(p, s, o, "replaying " + c.file);
+  p.finish();
   traces::trace_reader out(o.trace_path);
   traces::replay_match m;
   if (as_recorded) m = traces::compare_replay(rec, out);

@@ -14,8 +14,10 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
 #include "cli/schedule_flags.hpp"
+#include "cli/sim_progress.hpp"
 #include "cli/summary.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/machine_model.hpp"
@@ -61,15 +63,40 @@ std::vector<std::uint32_t> parse_cores(const std::string& text) {
 }
 
 /// Runs one simulation (twice with --check-determinism); false if the two differed.
-bool run_one(const scenario& s, const sim_options& o, bool twice, sim_result& out) {
-  out = simulate(s, o);
+bool run_one(const scenario& s, const sim_options& o, bool twice, sim_result& out, progress& p) {
+  const std::string what = s.name + " on " +
+                           (o.cores == 1 ? "1 core" : o.cores ? std::to_string(o.cores) + " cores" : "the machine's cores");
+  out = simulate_with_progress(p, s, o, what);
   if (!twice) return true;
-  sim_result again = simulate(s, o);
+  sim_result again = simulate_with_progress(p, s, o, what + " (again)");
   auto d = differences(out, again);
   if (d.empty()) return true;
   std::cerr << "twinsched: NOT DETERMINISTIC: " << s.name << " on " << o.cores << " cores: two runs differ at "
             << d.front() << (d.size() > 1 ? " (and " + std::to_string(d.size() - 1) + " more fields)" : "") << '\n';
   return false;
+}
+
+/// The scaling table's title and column names.
+std::string table_header(const scenario& s0, const sim_result& r0, const std::string& interleave) {
+  std::ostringstream o;
+  o << "scenario " << s0.name << ", " << s0.workload << ", policy " << s0.sched.policy << ", idle "
+    << s0.sched.idle.strategy << ", machine " << r0.machine << ", interleave " << interleave << "\n";
+  o << std::right << std::setw(6) << "cores" << std::setw(9) << "workers" << std::setw(14) << "simulated s"
+    << std::setw(15) << "sim msgs/s" << std::setw(9) << "speedup" << std::setw(10) << "real s" << std::setw(14)
+    << "sim msgs/real" << "  verdict  event hash";
+  return o.str();
+}
+
+/// One row of the scaling table (and its errors, if it failed); `base` is the first row's msgs/s.
+std::string table_row(const scenario& si, const sim_result& r, double base) {
+  std::ostringstream o;
+  o << std::right << std::setw(6) << r.cores << std::setw(9) << si.sched.workers << std::setw(14) << fixed(r.sim_s, 6)
+    << std::setw(15) << fixed(r.run.msgs_per_s(), 0) << std::setw(9)
+    << fixed(base > 0 ? r.run.msgs_per_s() / base : 0, 2) << std::setw(10) << fixed(r.real_s, 2) << std::setw(14)
+    << fixed(r.sim_msgs_per_real_s(), 0) << "  " << (r.ok() ? "OK     " : "FAIL   ") << "  " << hex64(r.event_hash);
+  if (!r.ok())
+    for (auto& e : r.run.errors) o << "\n        " << e;
+  return o.str();
 }
 
 int run(const sim_cli& c) {
@@ -90,6 +117,8 @@ int run(const sim_cli& c) {
   }
   std::vector<std::pair<scenario, sim_result>> results;
   bool deterministic = true;
+  progress bar("sim", progress::mode_for(c.json));
+  const bool table = !c.json && cores.size() > 1;  // a scaling table prints each row as its simulation ends
   for (std::uint32_t n : cores) {
     scenario si = s;
     // One worker per modeled core unless --workers says otherwise.
@@ -102,9 +131,14 @@ int run(const sim_cli& c) {
       throw scenario_error("command line", 0, 0, e.what());
     }
     sim_result r;
-    deterministic = run_one(si, o, c.determinism, r) && deterministic;
+    deterministic = run_one(si, o, c.determinism, r, bar) && deterministic;
     results.emplace_back(si, r);
+    if (table) {
+      if (results.size() == 1) bar.print(std::cout, table_header(si, r, c.opt.interleave));
+      bar.print(std::cout, table_row(si, r, results[0].second.run.msgs_per_s()));
+    }
   }
+  bar.finish();
 
   bool all_ok = true;
   for (auto& [si, r] : results) all_ok = all_ok && r.ok();
@@ -125,24 +159,6 @@ int run(const sim_cli& c) {
       if (pre.size() <= 20)
         for (const auto& p : pre) std::cout << "                " << describe_preemption(p) << '\n';
     }
-  } else {
-    const scenario& s0 = results[0].first;
-    std::cout << "scenario " << s0.name << ", " << s0.workload << ", policy " << s0.sched.policy << ", idle "
-              << s0.sched.idle.strategy << ", machine " << results[0].second.machine << ", interleave "
-              << c.opt.interleave << "\n";
-    std::cout << std::right << std::setw(6) << "cores" << std::setw(9) << "workers" << std::setw(14) << "simulated s"
-              << std::setw(15) << "sim msgs/s" << std::setw(9) << "speedup" << std::setw(10) << "real s" << std::setw(14)
-              << "sim msgs/real" << "  verdict  event hash\n";
-    double base = results[0].second.run.msgs_per_s();
-    for (auto& [si, r] : results) {
-      std::cout << std::setw(6) << r.cores << std::setw(9) << si.sched.workers << std::setw(14) << fixed(r.sim_s, 6)
-                << std::setw(15) << fixed(r.run.msgs_per_s(), 0) << std::setw(9)
-                << fixed(base > 0 ? r.run.msgs_per_s() / base : 0, 2) << std::setw(10) << fixed(r.real_s, 2)
-                << std::setw(14) << fixed(r.sim_msgs_per_real_s(), 0) << "  " << (r.ok() ? "OK     " : "FAIL   ")
-                << "  " << hex64(r.event_hash) << '\n';
-      if (!r.ok())
-        for (auto& e : r.run.errors) std::cout << "        " << e << '\n';
-    }
   }
   if (!deterministic) return 1;
   return all_ok ? 0 : 1;
@@ -151,7 +167,9 @@ int run(const sim_cli& c) {
 constexpr const char* sim_footer = R"(Flags beat the scenario file; the file beats the defaults shown above.
 --cores N simulates N modeled cores with one worker each (unless --workers); without --cores
 the machine's own core count and the scenario's workers are used. With more workers than
-cores, workers share cores (worker i runs on core i mod cores).
+cores, workers share cores (worker i runs on core i mod cores). A --cores list prints each
+row of its table as that simulation ends. On a terminal, a simulation that takes more than a
+second shows a progress line on stderr (none under --json or when stderr is not a terminal).
 Examples:
   twinsched sim scenarios/forward.toml --cores 16
   twinsched sim scenarios/forward.toml --machine xeon-2s-32c --policy shared-queue

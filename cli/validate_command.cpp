@@ -8,7 +8,9 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
+#include "cli/sim_progress.hpp"
 #include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/run_sim.hpp"
@@ -36,12 +38,18 @@ int validate_both(const validate_cli& c) {
   const trace_level level = c.level == "decisions" ? trace_level::decisions : trace_level::full;
   const std::string real_path = c.out_dir + "/" + s.name + ".real.tst", sim_path = c.out_dir + "/" + s.name + ".sim.tst";
 
-  run_result real = run_on_threads(s, trace_request{real_path, level});
+  progress p("validate", progress::mode_for(false));
+  run_result real;
+  {
+    progress_ticker ticker(p, [&] { return "real run on " + std::to_string(s.sched.workers) + " threads, " + p.elapsed_text(); });
+    real = run_on_threads(s, trace_request{real_path, level});
+  }  // the ticker's thread ends before simulate() forks
   sim_options o;
   o.cores = s.sched.workers;
   o.machine = c.machine;
   o.trace_path = sim_path;
-  sim_result sim = simulate(s, o);
+  sim_result sim = simulate_with_progress(p, s, o, "simulation on " + std::to_string(o.cores) + " cores");
+  p.finish();
 
   std::cout << "real          " << s.sched.workers << " threads: " << real.messages << " messages in " << real.wall_s
             << " s, verdict " << (real.ok() ? "OK" : "FAIL") << ", trace " << real_path << '\n'
@@ -62,6 +70,7 @@ of cores of the scenario's machine (or --machine). Both traces are kept for `twi
 Examples:
   twinsched validate scenarios/skewed.toml
   twinsched validate scenarios/forward.toml --param hops=2000 --tolerance 25%
+On a terminal, progress shows on stderr once it takes more than a second.
 Exit codes: 0 both runs correct, logically equivalent and within the tolerance; 1 otherwise;
 2 a bad scenario or flag.)";
 

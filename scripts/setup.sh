@@ -5,7 +5,8 @@ pkgs=(build-essential cmake ninja-build pkg-config libsimgrid-dev libboost-graph
       doctest-dev libtomlplusplus-dev nlohmann-json3-dev
       clang libclang-rt-dev llvm  # tests/fuzz/run.sh: clang, libFuzzer + sanitizer runtimes, llvm-symbolizer
       chromium                    # tests/cli/report_test.sh opens the HTML reports headless
-      patch)                      # tests/mutants/run.sh applies the planted bugs
+      patch                       # tests/mutants/run.sh applies the planted bugs
+      slurm-wlm munge)            # tests/slurm/slurm_sweep_test.sh: a real one-node Slurm for sweep --slurm
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

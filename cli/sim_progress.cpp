@@ -1,0 +1,23 @@
+// simulate() with a progress line: start the child, poll its pipe, redraw between polls.
+#include "cli/sim_progress.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+
+namespace twinsched::cli {
+
+sim_result simulate_with_progress(progress& p, const scenario& s, const sim_options& o, const std::string& what) {
+  if (!p.enabled()) return simulate(s, o);
+  const double t0 = p.elapsed_s();
+  running_simulation r = start_simulation(s, o);
+  ::fcntl(r.fd, F_SETFL, ::fcntl(r.fd, F_GETFL) | O_NONBLOCK);
+  for (;;) {
+    pollfd fd{r.fd, POLLIN, 0};
+    ::poll(&fd, 1, 250);
+    if (read_available(r)) break;
+    p.update(what + ": simulating, " + duration_text(p.elapsed_s() - t0));
+  }
+  return finish_simulation(r);
+}
+
+}  // namespace twinsched::cli

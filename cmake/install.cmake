@@ -1,0 +1,37 @@
+# `cmake --install`: the twinsched command, the libraries and their headers, and an exported CMake
+# package, so that another project's find_package(twinsched) gives twinsched::runtime (real
+# threads), twinsched::sim (the simulator), twinsched::scenarios (scenario files) and the
+# libraries they stand on. Headers go under include/twinsched/ and are included as in this tree
+# (#include "runtime/run_threads.hpp"); each library states that include folder itself.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(twinsched_exported twinsched_models twinsched_watch twinsched_traces twinsched_runtime twinsched_sim
+    twinsched_scenarios)
+set_target_properties(twinsched_models PROPERTIES EXPORT_NAME models)
+set_target_properties(twinsched_watch PROPERTIES EXPORT_NAME watch)
+set_target_properties(twinsched_traces PROPERTIES EXPORT_NAME traces)
+set_target_properties(twinsched_runtime PROPERTIES EXPORT_NAME runtime)
+set_target_properties(twinsched_sim PROPERTIES EXPORT_NAME sim)
+set_target_properties(twinsched_scenarios PROPERTIES EXPORT_NAME scenarios)
+
+install(TARGETS ${twinsched_exported} EXPORT twinschedTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(TARGETS twinsched RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+foreach(dir models runtime sim traces)
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/twinsched/${dir}
+          FILES_MATCHING PATTERN "*.hpp")
+endforeach()
+install(FILES ${PROJECT_SOURCE_DIR}/scenarios/scenario_loader.hpp
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/twinsched/scenarios)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/machines/ DESTINATION ${CMAKE_INSTALL_DATADIR}/twinsched/machines
+        FILES_MATCHING PATTERN "*.toml")
+
+set(twinsched_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/twinsched)
+install(EXPORT twinschedTargets NAMESPACE twinsched:: DESTINATION ${twinsched_cmake_dir})
+configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/twinschedConfig.cmake.in
+                              ${PROJECT_BINARY_DIR}/twinschedConfig.cmake INSTALL_DESTINATION ${twinsched_cmake_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/twinschedConfigVersion.cmake COMPATIBILITY SameMinorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/twinschedConfig.cmake ${PROJECT_BINARY_DIR}/twinschedConfigVersion.cmake
+        DESTINATION ${twinsched_cmake_dir})

@@ -1,0 +1,294 @@
+// The sweep file loader: axes checked value by value with file:line:col errors, then the grid expanded into cells.
+#include "sweep/sweep_spec.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "scenarios/scenario_loader.hpp"
+#include "scenarios/toml_reader.hpp"
+#include "sim/machine_model.hpp"
+
+namespace twinsched {
+
+using detail::joined;
+using detail::toml_reader;
+
+namespace {
+
+constexpr std::uint32_t workers_limit = 1024;  // cli/option_checks.hpp: the runtimes' limits
+constexpr std::uint32_t cores_limit = 256;
+
+std::uint64_t whole(const std::string& text, std::uint64_t lo, std::uint64_t hi, const std::string& what) {
+  std::uint64_t v = 0;
+  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (text.empty() || ec != std::errc{} || p != text.data() + text.size() || v < lo || v > hi)
+    throw std::invalid_argument(what + " takes a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                                ", not '" + text + "'");
+  return v;
+}
+
+void choice(const std::string& value, const std::vector<std::string>& names, const std::string& what) {
+  if (std::find(names.begin(), names.end(), value) == names.end())
+    throw std::invalid_argument("unknown " + what + " '" + value + "'; valid: " + joined(names));
+}
+
+/// A TOML value as the text an axis holds: strings as they are, numbers and booleans as written.
+std::string value_text(const toml::node& n, const toml_reader& r, const std::string& path) {
+  if (n.is_string()) return n.as_string()->get();
+  if (n.is_integer()) return std::to_string(n.as_integer()->get());
+  if (n.is_boolean()) return n.as_boolean()->get() ? "true" : "false";
+  if (n.is_floating_point()) {
+    char b[64];
+    auto [p, ec] = std::to_chars(b, b + sizeof b, n.as_floating_point()->get());
+    std::string t(b, p);
+    if (t.find_first_of(".e") == std::string::npos) t += ".0";  // stays a float when read back as TOML
+    return t;
+  }
+  r.fail(n.source(), path + ": expected a string, number or boolean, got " + std::string(detail::toml_type_name(n)));
+}
+
+bool known_axis(const std::string& name) {
+  const auto& names = sweep_axis_names();
+  return std::find(names.begin(), names.end(), name) != names.end() || name.rfind("workload.", 0) == 0;
+}
+
+/// The axis's values, checked one by one against the base scenario (a bad one fails at itself).
+void read_axis(const toml_reader& r, const std::string& name, const toml::node& n, const sweep_spec& spec,
+               sweep_axis& a) {
+  a.name = name;
+  a.line = n.source().begin.line;
+  a.column = n.source().begin.column;
+  auto add = [&](const toml::node& v) {
+    std::string text = value_text(v, r, "axes." + name);
+    scenario s = spec.base;
+    sim_options o = spec.sim;
+    try {
+      apply_axis_value(s, o, name, text);
+    } catch (const std::invalid_argument& e) {
+      r.fail(v.source(), "axes." + name + ": " + e.what());
+    }
+    if (std::find(a.values.begin(), a.values.end(), text) != a.values.end())
+      r.fail(v.source(), "axes." + name + ": '" + text + "' is listed twice");
+    a.values.push_back(text);
+  };
+  if (const toml::array* arr = n.as_array()) {
+    if (arr->empty()) r.fail(n.source(), "axes." + name + ": an axis needs at least one value");
+    for (const toml::node& v : *arr) add(v);
+  } else {
+    add(n);  // a single value: the axis is fixed
+  }
+}
+
+/// [axes], dotted keys (workload.hops) included, in the file's order.
+void read_axes(const toml_reader& r, const toml::table& t, const std::string& prefix, sweep_spec& spec) {
+  std::vector<std::pair<const toml::key*, const toml::node*>> items;
+  for (auto&& [k, v] : t) items.emplace_back(&k, &v);
+  std::sort(items.begin(), items.end(), [](auto& a, auto& b) {
+    const auto &pa = a.first->source().begin, &pb = b.first->source().begin;
+    return pa.line != pb.line ? pa.line < pb.line : pa.column < pb.column;
+  });
+  for (auto& [k, v] : items) {
+    std::string name = prefix + std::string(k->str());
+    if (name == "workload" && v->is_table()) {
+      read_axes(r, *v->as_table(), "workload.", spec);
+      continue;
+    }
+    if (!known_axis(name))
+      r.fail(k->source(), "unknown axis '" + name + "'; valid: " + joined(sweep_axis_names()) +
+                              ", workload.<parameter> (`twinsched list workloads`)");
+    sweep_axis a;
+    read_axis(r, name, *v, spec, a);
+    a.line = k->source().begin.line;
+    a.column = k->source().begin.column;
+    spec.axes.push_back(std::move(a));
+  }
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw scenario_error(path, 0, 0, std::string("cannot open sweep file (") + std::strerror(errno) + ")");
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+const std::vector<std::string>& sweep_axis_names() {
+  static const std::vector<std::string> names{"policy", "idle", "workers", "cores", "machine",
+                                              "burst",  "fifo", "steal",   "seed"};
+  return names;
+}
+
+void apply_axis_value(scenario& s, sim_options& o, const std::string& axis, const std::string& value) {
+  if (axis == "policy") {
+    choice(value, policy_names(), "policy");
+    s.sched.policy = value;
+  } else if (axis == "idle") {
+    choice(value, idle_names(), "idle strategy");
+    s.sched.idle.strategy = value;
+  } else if (axis == "workers") {
+    s.sched.workers = std::uint32_t(whole(value, 1, workers_limit, "workers"));
+  } else if (axis == "cores") {
+    o.cores = std::uint32_t(whole(value, 1, cores_limit, "cores"));
+  } else if (axis == "machine") {
+    try {
+      (void)load_machine(value);
+    } catch (const config_error& e) {  // machine_error
+      throw std::invalid_argument(e.what());
+    }
+    o.machine = value;
+  } else if (axis == "burst") {
+    s.sched.burst = std::uint32_t(whole(value, 1, std::numeric_limits<std::uint32_t>::max(), "burst"));
+  } else if (axis == "fifo") {
+    choice(value, {"true", "false"}, "fifo value");
+    s.sched.fifo = value == "true";
+  } else if (axis == "steal") {
+    choice(value, {"one", "half"}, "steal mode");
+    s.sched.steal = value;
+  } else if (axis == "seed") {
+    s.seed = whole(value, 0, std::numeric_limits<std::uint64_t>::max(), "seed");
+  } else if (axis.rfind("workload.", 0) == 0) {
+    try {
+      apply_param_override(s, axis.substr(9) + "=" + value);
+    } catch (const scenario_error& e) {
+      throw std::invalid_argument(e.message());
+    }
+  } else {
+    throw std::invalid_argument("unknown axis '" + axis + "'; valid: " + joined(sweep_axis_names()) +
+                                ", workload.<parameter>");
+  }
+}
+
+sweep_spec load_sweep_text(std::string_view text, const std::string& source_name) {
+  toml_reader r(source_name);
+  toml::table root;
+  try {
+    root = toml::parse(text, source_name);
+  } catch (const toml::parse_error& e) {
+    r.fail(e.source(), std::string(e.description()));
+  }
+  sweep_spec spec;
+  spec.source = source_name;
+  std::filesystem::path p(source_name);
+  spec.name = p.stem().string();
+  r.check_keys(root, "the top level of a sweep file", {"name", "description", "scenario", "backend", "axes", "sim"});
+  r.read(root, "name", "name", spec.name);
+  std::string scenario_path;
+  r.read(root, "scenario", "scenario", scenario_path);
+  if (scenario_path.empty()) {
+    spec.base = load_default_scenario();
+  } else {
+    std::filesystem::path sp(scenario_path);
+    if (sp.is_relative()) sp = p.parent_path() / sp;
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(sp, ec))
+      r.fail(root.get("scenario")->source(), "scenario file '" + sp.string() + "' not found (a relative path is "
+                                             "relative to the sweep file)");
+    spec.base = load_scenario_file(sp.string());
+  }
+  std::string backend = "sim";
+  r.read_choice(root, "backend", "backend", backend, {"sim", "real", "both"}, "backend");
+  spec.backends = backend == "both" ? std::vector<std::string>{"sim", "real"} : std::vector<std::string>{backend};
+  if (const toml::table* sim = r.table(root, "sim", "sim")) {
+    r.check_keys(*sim, "[sim]", {"interleave", "time_limit", "quantum_ns"});
+    r.read_choice(*sim, "interleave", "sim.interleave", spec.sim.interleave, {"coarse", "fine"}, "interleave mode");
+    for (const char* key : {"time_limit", "quantum_ns"}) {
+      const toml::node* n = sim->get(key);
+      if (!n) continue;
+      const std::optional<double> v = n->value<double>();
+      if (!v || !(*v >= 0) || (*v == 0 && std::string(key) == "time_limit"))
+        r.fail(n->source(), std::string("sim.") + key + ": expected a number above 0");
+      (std::string(key) == "time_limit" ? spec.sim.time_limit_s : spec.sim.quantum_ns) = *v;
+    }
+  }
+  const toml::table* axes = r.table(root, "axes", "axes");
+  if (!axes || axes->empty())
+    r.fail_at_start("a sweep needs an [axes] table with at least one axis, e.g. [axes] policy = [\"stealing\", "
+                    "\"sharing\"]");
+  spec.axes_line = axes->source().begin.line;
+  spec.axes_column = axes->source().begin.column;
+  read_axes(r, *axes, "", spec);
+  return spec;
+}
+
+sweep_spec load_sweep_file(const std::string& path) { return load_sweep_text(read_text(path), path); }
+
+void apply_axis_override(sweep_spec& spec, std::string_view assignment) {
+  const std::string where = "--axis " + std::string(assignment);
+  const auto eq = assignment.find('=');
+  if (eq == std::string_view::npos || eq == 0)
+    throw scenario_error(where, 0, 0, "expected NAME=V1,V2,..., e.g. --axis cores=1,2,4");
+  sweep_axis a;
+  a.name = std::string(assignment.substr(0, eq));
+  if (!known_axis(a.name))
+    throw scenario_error(where, 0, 0, "unknown axis '" + a.name + "'; valid: " + joined(sweep_axis_names()) +
+                                          ", workload.<parameter>");
+  std::stringstream ss{std::string(assignment.substr(eq + 1))};
+  std::string v;
+  while (std::getline(ss, v, ',')) {
+    scenario s = spec.base;
+    sim_options o = spec.sim;
+    try {
+      apply_axis_value(s, o, a.name, v);
+    } catch (const std::invalid_argument& e) {
+      throw scenario_error(where, 0, 0, e.what());
+    }
+    a.values.push_back(v);
+  }
+  if (a.values.empty()) throw scenario_error(where, 0, 0, "an axis needs at least one value");
+  auto it = std::find_if(spec.axes.begin(), spec.axes.end(), [&](const sweep_axis& x) { return x.name == a.name; });
+  if (it != spec.axes.end())
+    *it = std::move(a);
+  else
+    spec.axes.push_back(std::move(a));
+}
+
+std::vector<sweep_cell> expand(const sweep_spec& spec) {
+  std::vector<sweep_cell> cells;
+  const bool has_workers = std::any_of(spec.axes.begin(), spec.axes.end(), [](auto& a) { return a.name == "workers"; });
+  std::vector<std::size_t> pick(spec.axes.size(), 0);
+  for (const std::string& backend : spec.backends) {
+    std::fill(pick.begin(), pick.end(), 0);
+    for (bool more = true; more;) {
+      sweep_cell c;
+      c.index = cells.size();
+      c.backend = backend;
+      c.s = spec.base;
+      c.o = spec.sim;
+      c.key = "backend=" + backend;
+      for (std::size_t i = 0; i < spec.axes.size(); ++i) {
+        const std::string& v = spec.axes[i].values[pick[i]];
+        c.values.push_back(v);
+        c.key += " " + spec.axes[i].name + "=" + v;
+        apply_axis_value(c.s, c.o, spec.axes[i].name, v);  // checked when read
+      }
+      if (!has_workers && c.o.cores) c.s.sched.workers = c.o.cores;  // one worker per core, as `sim --cores`
+      try {
+        validate(c.s);
+      } catch (const config_error& e) {
+        throw scenario_error(spec.source, spec.axes_line, spec.axes_column,
+                             "the cell " + c.key + " cannot run: " + e.what());
+      }
+      cells.push_back(std::move(c));
+      more = false;
+      for (std::size_t i = spec.axes.size(); i-- > 0;) {
+        if (++pick[i] < spec.axes[i].values.size()) {
+          more = true;
+          break;
+        }
+        pick[i] = 0;
+      }
+    }
+  }
+  return cells;
+}
+
+}  // namespace twinsched

@@ -1,0 +1,72 @@
+// A sweep file (TOML): a base scenario, the axes to vary and the backends; expanded into one cell per combination.
+//
+//   scenario = "../scenarios/forward.toml"   # relative to the sweep file; omitted: the built-in forward scenario
+//   backend = "sim"                          # sim | real | both
+//   [axes]                                   # every combination of the values is one cell
+//   policy = ["stealing", "sharing"]
+//   cores = [1, 2, 4]
+//   seed = [1, 2]
+//   workload.hops = [100, 1000]              # any workload parameter
+//   [sim]
+//   interleave = "coarse"
+//   time_limit = 60
+//
+// Errors are one line, "FILE:LINE:COL: message" (scenario_error), like scenario files.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "models/config.hpp"
+#include "sim/run_sim.hpp"
+
+namespace twinsched {
+
+/// One axis: its name ("policy", "cores", "workload.hops") and its values as text, in order.
+struct sweep_axis {
+  std::string name;
+  std::vector<std::string> values;
+  std::uint32_t line = 0, column = 0;  ///< where the axis is written (0: the command line)
+};
+
+struct sweep_spec {
+  std::string name;    ///< the sweep's name (default: the file's stem); names the result files
+  std::string source;  ///< the sweep file
+  scenario base;       ///< the base scenario every cell starts from
+  std::vector<std::string> backends;  ///< "sim", "real" (both: sim first)
+  std::vector<sweep_axis> axes;       ///< in the file's order; --axis replaces or appends
+  sim_options sim;                    ///< [sim]: interleave, time limit (cores and machine come from the axes)
+  std::uint32_t axes_line = 0, axes_column = 0;  ///< where [axes] is, for errors about combinations
+};
+
+/// One combination of axis values on one backend.
+struct sweep_cell {
+  std::size_t index = 0;            ///< position in the full grid (stable for a given spec)
+  std::string backend;              ///< "sim" | "real"
+  std::vector<std::string> values;  ///< one per sweep_spec::axes
+  std::string key;                  ///< "backend=sim policy=stealing cores=4": identifies the cell in result files
+  scenario s;                       ///< the scenario with the values applied, validated
+  sim_options o;                    ///< cores and machine for a sim cell
+};
+
+/// The axes a sweep may vary besides workload.<param>.
+const std::vector<std::string>& sweep_axis_names();
+
+/// Loads and checks a sweep file: every axis name and value (throws scenario_error at the value).
+sweep_spec load_sweep_file(const std::string& path);
+sweep_spec load_sweep_text(std::string_view text, const std::string& source_name);
+
+/// "--axis NAME=V1,V2": replaces the axis NAME, or adds it; errors name "--axis ...".
+void apply_axis_override(sweep_spec& spec, std::string_view assignment);
+
+/// Every cell, backends outermost, then the axes in order (the last varies fastest). Each
+/// cell's scenario is validated; an impossible combination throws scenario_error at [axes].
+std::vector<sweep_cell> expand(const sweep_spec& spec);
+
+/// Applies one axis value to a scenario and simulation options; throws std::invalid_argument
+/// with a message for a bad value ("unknown policy 'x'; valid: ...").
+void apply_axis_value(scenario& s, sim_options& o, const std::string& axis, const std::string& value);
+
+}  // namespace twinsched

@@ -1,0 +1,87 @@
+// Sweep files: the grid expands in order, overrides apply, and every bad axis or value fails in one file:line:col line.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "scenarios/scenario_loader.hpp"
+#include "sweep/sweep_spec.hpp"
+
+TEST_SUITE_BEGIN("unit");
+
+using namespace twinsched;
+
+namespace {
+
+std::string error_of(std::string_view text) {
+  try {
+    expand(load_sweep_text(text, "bad.toml"));
+  } catch (const scenario_error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+void check_error(std::string_view text, const std::string& where, const std::string& phrase) {
+  const std::string e = error_of(text);
+  CAPTURE(e);
+  CHECK(e.rfind("bad.toml:" + where + ": ", 0) == 0);
+  CHECK(e.find(phrase) != std::string::npos);
+  CHECK(e.find('\n') == std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("a sweep's cells are every combination of its axes, the last axis fastest") {
+  sweep_spec s = load_sweep_text("[axes]\npolicy = [\"stealing\", \"sharing\"]\ncores = [1, 2, 4]\n", "grid.toml");
+  CHECK(s.name == "grid");
+  auto cells = expand(s);
+  REQUIRE(cells.size() == 6);
+  CHECK(cells[0].key == "backend=sim policy=stealing cores=1");
+  CHECK(cells[1].key == "backend=sim policy=stealing cores=2");
+  CHECK(cells[3].key == "backend=sim policy=sharing cores=1");
+  CHECK(cells[5].s.sched.policy == "sharing");
+  CHECK(cells[5].o.cores == 4);
+  CHECK(cells[5].s.sched.workers == 4);  // one worker per core without a workers axis
+  for (std::size_t i = 0; i < cells.size(); ++i) CHECK(cells[i].index == i);
+}
+
+TEST_CASE("workload parameters, seeds and both backends are axes too") {
+  sweep_spec s = load_sweep_text(
+      "backend = \"both\"\n[axes]\nworkload.hops = [10, 20]\nseed = [1, 2]\nworkers = 3\n[sim]\ntime_limit = 5\n", "p.toml");
+  auto cells = expand(s);
+  REQUIRE(cells.size() == 8);
+  CHECK(cells[0].backend == "sim");
+  CHECK(cells[4].backend == "real");
+  CHECK(std::get<std::int64_t>(cells[2].s.workload_params.at("hops")) == 20);
+  CHECK(cells[3].s.seed == 2);
+  CHECK(cells[3].s.sched.workers == 3);
+  CHECK(cells[3].o.time_limit_s == 5);
+}
+
+TEST_CASE("--axis replaces an axis or adds one, and checks its values") {
+  sweep_spec s = load_sweep_text("[axes]\ncores = [1, 2]\n", "o.toml");
+  apply_axis_override(s, "cores=8");
+  apply_axis_override(s, "idle=park,backoff");
+  auto cells = expand(s);
+  REQUIRE(cells.size() == 2);
+  CHECK(cells[1].key == "backend=sim cores=8 idle=backoff");
+  CHECK_THROWS_WITH_AS(apply_axis_override(s, "idle=nap"), doctest::Contains("--axis idle=nap: unknown idle strategy 'nap'"),
+                       scenario_error);
+  CHECK_THROWS_WITH_AS(apply_axis_override(s, "colour=red"), doctest::Contains("unknown axis 'colour'"), scenario_error);
+}
+
+TEST_CASE("an unknown axis, a bad value and an impossible cell fail at their place in the file") {
+  check_error("[axes]\ncolour = [1]\n", "2:1", "unknown axis 'colour'");
+  check_error("[axes]\npolicy = [\"stealing\", \"nope\"]\n", "2:23", "axes.policy: unknown policy 'nope'");
+  check_error("[axes]\ncores = [1, 0]\n", "2:13", "axes.cores: cores takes a whole number from 1 to 256, not '0'");
+  check_error("[axes]\nworkload.hops = [\"x\"]\n", "2:18", "axes.workload.hops");
+  check_error("[axes]\nworkload.nope = [1]\n", "2:18", "unknown parameter 'nope'");
+  check_error("[axes]\nmachine = [\"no-such-machine\"]\n", "2:12", "axes.machine");
+  check_error("[axes]\ncores = [1, 1]\n", "2:13", "listed twice");
+  check_error("[axes]\ncores = []\n", "2:9", "at least one value");
+  check_error("backend = \"gpu\"\n[axes]\ncores = 1\n", "1:11", "unknown backend 'gpu'");
+  check_error("colour = 1\n[axes]\ncores = 1\n", "1:1", "unknown key 'colour'");
+  check_error("scenario = \"missing.toml\"\n[axes]\ncores = 1\n", "1:12", "not found");
+  check_error("name = \"x\"\n", "1:1", "needs an [axes] table");
+  check_error("[axes]\npolicy = [\"donation\"]\n", "1:1", "cannot run");  // forward has no groups
+}
