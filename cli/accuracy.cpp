@@ -39,7 +39,7 @@ std::string fmt(const char* f, double x) {
 /// 812, 12.3k, 20.00M: counts short enough for a table cell.
 std::string count_text(double x) {
   if (x < 10'000) return fmt("%.0f", x);
-  if (x < 1e6) return fmt("%.1fk", x / 1e3);
+  if (x < 999'950) return fmt("%.1fk", x / 1e3);  // not "1000.0k"
   return fmt("%.2fM", x / 1e6);
 }
 

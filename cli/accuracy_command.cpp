@@ -194,7 +194,10 @@ int accuracy(const accuracy_cli& o) {
   const std::vector<std::string>& policies = o.policies.empty() ? policy_names() : o.policies;
 
   std::vector<accuracy_case> cases;
-  std::vector<std::string> skipped;
+  struct skip {
+    std::string what, why, workers;
+  };
+  std::vector<skip> skipped;  // one entry per scenario x policy x reason, its worker counts joined
   for (const auto& base : bases)
     for (const auto& pol : policies)
       for (auto w : workers) {
@@ -205,13 +208,19 @@ int accuracy(const accuracy_cli& o) {
         try {
           validate(c.s);
         } catch (const config_error& e) {  // donation without groups, adaptive outside its thread range
-          skipped.push_back(case_name(c.s) + ": " + e.what());
+          if (skipped.empty() || skipped.back().what != base.name + " " + pol || skipped.back().why != e.what())
+            skipped.push_back({base.name + " " + pol, e.what(), std::to_string(w)});
+          else
+            skipped.back().workers += ", " + std::to_string(w);
           continue;
         }
         cases.push_back(std::move(c));
       }
-  if (cases.empty()) throw command_line("no case to run: " + skipped.front() + (skipped.size() > 1 ? " (and " + std::to_string(skipped.size() - 1) + " more)" : ""));
-  for (const auto& s : skipped) std::cerr << "accuracy: skipped " << s << '\n';
+  auto text = [](const skip& s) { return s.what + " (workers " + s.workers + "): " + s.why; };
+  if (cases.empty())
+    throw command_line("no case to run: " + text(skipped.front()) +
+                       (skipped.size() > 1 ? " (and " + std::to_string(skipped.size() - 1) + " more)" : ""));
+  for (const auto& s : skipped) std::cerr << "accuracy: skipped, does not apply: " << text(s) << '\n';
 
   progress p(cases.size());
   for (std::size_t k = 0; k < cases.size(); ++k) {
