@@ -1,5 +1,4 @@
 // `twinsched replay TRACE`: re-run a traced run in the simulator with its recorded decisions forced, and check the result.
-#include <cctype>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -36,16 +35,6 @@ std::string default_out(const std::string& in) {
   return in + ".replay.tst";
 }
 
-/// Cores of a real run's host, from the header's machine text ("2 x Intel(R) ..."); 0 if absent.
-std::uint32_t host_cores(const std::string& machine) {
-  std::uint32_t n = 0;
-  for (char ch : machine) {
-    if (!std::isdigit(static_cast<unsigned char>(ch))) break;
-    n = n * 10 + std::uint32_t(ch - '0');
-  }
-  return n;
-}
-
 /// How to simulate the recorded run again: as recorded for a simulated trace; for a real
 /// one, the scenario's machine with as many cores as the recording host had (at least the
 /// workers). Flags override either.
@@ -58,7 +47,7 @@ sim_options options_for(const traces::trace_header& h, const scenario& s, const 
     o.machine = h.sim_machine_spec.empty() ? h.machine : h.sim_machine_spec;
     o.schedule = parse_schedule(h.sim_schedule);  // the preemptions explore injected, if any
   } else {
-    o.cores = std::max(host_cores(h.machine), s.sched.workers);
+    o.cores = std::max(h.host_cores, s.sched.workers);  // the header says; never parsed from `machine`
     o.machine = s.machine;
   }
   if (!c.machine.empty()) o.machine = c.machine;
@@ -88,6 +77,9 @@ int replay(const replay_cli& c) {
   if (as_recorded) m = traces::compare_replay(rec, out);
   const replay_log& log = r.replay;
   const double followed_pct = log.recorded ? 100.0 * double(log.followed) / double(log.recorded) : 0;
+  // a message-exact replay must give every actor the recorded messages: the footers' digests
+  const traces::delivery_match d = traces::compare_deliveries(rec.footer(), out.footer());
+  const bool exact_ok = !log.exact || (log.followed == log.recorded && d.equal);
 
   if (c.json) {
     nlohmann::json j = sim_json(s, r);
@@ -98,6 +90,12 @@ int replay(const replay_cli& c) {
                    {"skipped", log.skipped},
                    {"reordered", log.reordered},
                    {"free_turns", log.free_turns},
+                   {"message_exact", log.exact},
+                   {"inexact", log.inexact},
+                   {"deliveries", {{"equal", d.equal},
+                                   {"actors", d.actors},
+                                   {"actors_equal", d.actors_equal},
+                                   {"first_difference", d.first_difference}}},
                    {"diverged", log.diverged},
                    {"ran_out", log.ran_out},
                    {"notes", log.notes}};
@@ -112,9 +110,11 @@ int replay(const replay_cli& c) {
     print_summary(std::cout, s, r.run);
     print_sim_lines(std::cout, r);
     std::cout << "replay        " << log.followed << " of " << log.recorded << " recorded turns followed ("
-              << fixed(followed_pct, 1) << "%), " << log.reordered << " out of order, " << log.skipped
-              << " skipped, " << log.free_turns
-              << " turns after the decisions ran out\n";
+              << fixed(followed_pct, 1) << "%"
+              << (log.exact ? ", message-exact: the recorded actor, worker and messages" : "") << "), "
+              << log.reordered << " out of order, " << log.skipped << " skipped, "
+              << (log.exact ? std::to_string(log.inexact) + " without their recorded messages, " : "")
+              << log.free_turns << " turns after the decisions ran out\n";
     for (const auto& n : log.notes) std::cout << "              " << n << '\n';
     if (log.skipped > 5) std::cout << "              (" << log.skipped - 5 << " more skips not listed)\n";
     if (as_recorded) {
@@ -129,9 +129,16 @@ int replay(const replay_cli& c) {
                                                                           : "a real run's times are not modeled ones")
                 << '\n';
     }
+    if (d.equal)
+      std::cout << "deliveries    equal: every actor's message count and digest (" << d.actors
+                << " actors) as in the recording's footer\n";
+    else
+      std::cout << "deliveries    " << d.actors_equal << " of " << d.actors << " actors as recorded: " << d.first_difference
+                << '\n';
     std::cout << "trace         " << o.trace_path << '\n';
   }
-  const bool ok = r.ok() && (!as_recorded || m.identical);
+  // a real run at full level: every turn message-exact and every digest equal, or exit 1
+  const bool ok = r.ok() && (!as_recorded || m.identical) && exact_ok;
   // --step: a session on the replayed trace; --break/--until alone: the state where they stop
   if (c.step || !c.stepping.breakpoints.empty() || c.stepping.until_ns) {
     step_options so = c.stepping;
@@ -147,10 +154,14 @@ constexpr const char* replay_footer =
 forcing each worker to run the actors its recorded turns ran, in order. A simulated trace is
 replayed on the machine, cores and interleaving it was recorded with and must come out
 identical, event for event (exit 1 if not). A real trace is replayed on the scenario's
-machine with the recording host's core count: its decisions are followed under modeled
-timing; where they cannot apply (an actor the recording ran is not runnable when every
-worker waits) the replay skips that turn, and where they run out the rest of the run
-follows the scenario's seed. Either way it says where.
+machine with the recording host's core count (the header's host_cores). At the full level
+the replay is message-exact: every turn runs the recorded actor on the recorded worker with
+exactly the messages it consumed for real, in order, and every actor's delivery digest must
+equal the recording's (exit 1 if a turn could not, or a digest differs). At the decisions
+level only the order of each worker's turns is known: they are followed under modeled
+timing, taking whatever messages arrived; where they cannot apply (an actor the recording
+ran is not runnable when every worker waits) the replay skips that turn. Where the recorded
+turns run out the rest of the run follows the scenario's seed. Either way it says where.
 Examples:
   twinsched sim scenarios/skewed.toml --cores 2 --trace sim.tst
   twinsched replay sim.tst                            identical to the recording?
@@ -160,7 +171,8 @@ Examples:
   twinsched replay sim.tst --step                     step event by event (`help` at the prompt)
   twinsched replay real.tst --until 120000 --break steal --batch    the state at the first stop
 Stepping walks the replayed trace (full level), so mailbox sizes are always known.
-Exit codes: 0 the replay is correct (and identical, for a simulated trace); 1 otherwise;
+Exit codes: 0 the replay is correct (and identical, for a simulated trace; message-exact with
+equal digests, for a real one at full level); 1 otherwise;
 2 a bad flag or an unreadable trace.)";
 
 }  // namespace

@@ -14,7 +14,7 @@ namespace {
 using traces::worker_view;
 
 std::string message_label(std::uint64_t m) {
-  return "msg " + std::to_string(m >> 48) + ":" + std::to_string(m & traces::seq_mask);
+  return "msg " + std::to_string(m >> traces::sender_shift) + ":" + std::to_string(m & traces::seq_mask);
 }
 
 const char* push_reason_name(std::uint32_t r) {

@@ -87,7 +87,8 @@ class alignas(64) actor_cell final : public actor {
   /// `dummy` as its mailbox's dummy; on failure `dummy` stays the caller's.
   bool try_claim(envelope<P>* dummy) { return mailbox_.try_claim(dummy); }
 
-  /// `checks` runs, per-sender order: the number this actor's next send carries (owner only).
+  /// While tracing or in `checks` runs: the number this actor's next send carries (owner
+  /// only): its message id (envelope.hpp) and, in `checks` runs, per-sender order.
   std::uint64_t next_send_seq() { return ++sends_; }
   /// `checks` runs, per-sender order (owner only): true if `seq` comes after every message
   /// from `sender` this actor processed so far. Donated messages are not checked (a donation
@@ -133,7 +134,7 @@ class alignas(64) actor_cell final : public actor {
  private:
   std::uint32_t group_, state_bytes_;
   std::unique_ptr<std::string> name_;  // only when given: idle actors stay small
-  std::uint64_t sends_ = 0;            // `checks` runs only (per-sender order)
+  std::uint64_t sends_ = 0;            // while tracing or `checks` (message ids, per-sender order)
   std::unique_ptr<std::unordered_map<std::uint32_t, std::uint64_t>> last_from_;  // `checks` runs only; looked up, never iterated
 };
 

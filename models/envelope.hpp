@@ -13,8 +13,15 @@ template <class P>
 struct alignas(64) envelope {
   typename P::template atomic<envelope*> next{nullptr};
   message msg;
-  std::uint64_t id = 0;  ///< unique per run: (sending worker + 1) << 48 | per-worker sequence
-  std::uint64_t seq = 0;  ///< `checks` runs: the sending actor's send count (per-sender order); else 0
+  std::uint64_t id = 0;   ///< while tracing: message_id(sending actor, seq), the same in every run (traces)
+  std::uint64_t seq = 0;  ///< while tracing or `checks`: the sending actor's send count, this one included; else 0
 };
+
+/// A message's id: its sending actor (0: the workload's start) << 32 | that sender's count of
+/// sends. Unique in a run, and independent of the schedule: a run and its replay name each
+/// message alike (traces/format.hpp). The count wraps after 2^32 sends by one actor.
+constexpr std::uint64_t message_id(std::uint32_t sender, std::uint64_t seq) {
+  return (std::uint64_t(sender) << 32) | (seq & 0xffffffffu);
+}
 
 }  // namespace twinsched

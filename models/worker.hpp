@@ -21,7 +21,8 @@
 // each time the worker finds no work; scales_workers: `try_retire` while idle,
 // `park_limit_ns` to bound parks (a worker that may retire must wake up to notice it has
 // been idle long enough); forces_turns: `turn_burst` bounds the turn just popped (replay:
-// the recorded turn's messages).
+// the recorded turn's messages), and with `picks_messages` the policy hands the turn its
+// messages itself (`next_message`, then `end_turn`: replay of a real run, message-exact).
 //
 // A turn (the actor's state machine is in actor.hpp)
 //   - pop a message, process it, recycle its envelope, count it; stop after `burst`
@@ -135,8 +136,10 @@ class worker final : public context {
     envelope<P>* e = pool_.get();
     e->msg = m;
     e->msg.sender = current_;
-    e->id = (std::uint64_t(index_ + 1) << 48) | ++sent_local_;
-    e->seq = checks_ && current_ ? current_->next_send_seq() : 0;
+    ++sent_local_;
+    // numbered by the sending actor, so that ids survive a different schedule (replay)
+    e->seq = (checks_ || s_.tracing(trace_level::decisions)) && current_ ? current_->next_send_seq() : 0;
+    e->id = current_ ? message_id(current_->id(), e->seq) : 0;
     sent_.store(sent_local_, std::memory_order_release);  // read by the quiescence check
     deliver(*static_cast<cell*>(to.get()), e);
   }
@@ -189,15 +192,31 @@ class worker final : public context {
         s_.fatal("actor '" + a.name() + "' entered by worker " + std::to_string(index_) + " while worker " +
                  std::to_string(other - 1) + " runs it");
     }
-    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_begin, index_, a.id(), 0, a.last_worker);
+    // full: where this turn starts in the actor's receive order (replay orders its turns by it)
+    if (s_.tracing(trace_level::decisions))
+      s_.trace(event_kind::run_begin, index_, a.id(), s_.tracing(trace_level::full) ? a.processed() : 0, a.last_worker);
     // State moves with the actor (run_begin's `other` field above records from where).
     if (a.last_worker != ~0u && a.last_worker != index_) s_.plat().migrate_state(a.last_worker, index_, a.state_bytes());
     a.last_worker = index_;
     current_ = &a;
     bool drained = false;
     std::uint32_t burst = burst_, n = 0;
-    if constexpr (Pol::caps.forces_turns) burst = s_.policy().turn_burst(index_);
-    for (; n < burst; ++n) {
+    bool picked = false;
+    if constexpr (Pol::caps.forces_turns) {
+      burst = s_.policy().turn_burst(index_);
+      if (s_.policy().picks_messages(index_)) {  // replay, message-exact: the recorded messages
+        picked = drained = true;  // release below goes idle only if nothing else waits
+        for (; n < burst; ++n) {
+          envelope<P>* e = s_.policy().next_message(port_, a);
+          if (!e) break;
+          process(a, *e);
+          if constexpr (Pol::caps.observes_work) s_.policy().after_message(port_, a);
+          pool_.put(e);
+        }
+        s_.policy().end_turn(port_, a);
+      }
+    }
+    for (; !picked && n < burst; ++n) {
       envelope<P>*e = nullptr, *spent = nullptr;
       auto st = a.box().pop(e, spent);
       if (st != mailbox<P>::pop_status::item) {

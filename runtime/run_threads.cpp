@@ -2,6 +2,7 @@
 #include "run_threads.hpp"
 
 #include <algorithm>
+#include <thread>
 
 #include "live_runs.hpp"
 #include "models/policy/policies.hpp"
@@ -46,7 +47,9 @@ run_result run_on_threads(const scenario& s, const trace_request& t) {
   // events per message: schedule, run begin and end (decisions); plus send, message begin
   // and end (full); turns of several messages make fewer
   o.expected_events = w->expected_messages() * (t.level == trace_level::full ? 6 : 3);
-  traces::recorder rec(t.path, traces::header_for(s, "threads", traces::host_description(), lanes, t.level), &clock, o);
+  traces::trace_header h = traces::header_for(s, "threads", traces::host_description(), lanes, t.level);
+  h.host_cores = std::max(1u, std::thread::hardware_concurrency());  // replay models as many cores
+  traces::recorder rec(t.path, h, &clock, o);
   run_result r = named(run_on_threads(s.sched, *w, s.seed, &rec, t.level));
   rec.finish(r);
   return r;

@@ -20,16 +20,22 @@ struct replay_log {
   std::uint64_t skipped = 0;   ///< recorded turns skipped because they could not apply
   std::uint64_t reordered = 0;  ///< turns started out of the recorded order to resolve a stall
   std::uint64_t free_turns = 0;  ///< turns run after the decisions ran out (under the seed)
+  bool exact = false;           ///< message-exact: a turn counts as followed only if its messages matched
+  std::uint64_t inexact = 0;    ///< exact mode: turns that ran but could not get their recorded messages
+  std::uint64_t passed = 0;     ///< exact mode: empty turns passed on a stall (followed: they consume nothing)
   bool diverged = false;       ///< the policy, left alone, would have decided differently
   bool ran_out = false;        ///< some worker's recorded decisions ended before the run did
   std::vector<std::string> notes;  ///< where it diverged, skipped (the first few), ran out
 };
 
-/// One recorded turn: which actor, when it began, how many messages it processed.
+/// One recorded turn: which actor, when it began, how many messages it processed, and at
+/// full level which ones.
 struct recorded_turn {
   std::uint32_t actor = 0;
   std::uint64_t time_ns = 0;
   std::uint32_t messages = 0;  ///< from run_end's `other`; 0: not recorded (older traces)
+  std::uint64_t start = 0;     ///< full: the actor's messages processed before this turn (run_begin)
+  std::vector<std::uint64_t> ids;  ///< full: the ids of the messages it consumed, in order
 };
 
 /// The recorded decisions: per worker, its turns in order, read from a trace as needed.
@@ -43,6 +49,8 @@ class replay_script {
   /// The ordinal the next advance(w) will return.
   std::uint64_t next_ordinal(unsigned w) const { return w < lanes_.size() ? lanes_[w].taken + 1 : 1; }
   sim_platform& plat() { return plat_; }
+  /// A full-level trace of a real run: replay is message-exact (replay_policy.hpp).
+  bool exact() const { return log_.exact; }
   replay_log& log() { return log_; }
 
  private:

@@ -182,7 +182,7 @@ std::string describe(const trace_event& e) {
   std::string msg = "-";
   if (e.message) {
     char m[48];
-    std::snprintf(m, sizeof m, "%llu:%llu", static_cast<unsigned long long>(e.message >> 48),
+    std::snprintf(m, sizeof m, "%llu:%llu", static_cast<unsigned long long>(e.message >> sender_shift),
                   static_cast<unsigned long long>(e.message & seq_mask));
     msg = m;
   }

@@ -6,26 +6,12 @@
 #include "format.hpp"
 
 namespace twinsched::traces {
-namespace {
-
-/// Per-block delta state shared by the encoder and the decoder.
-struct codec_state {
-  std::uint64_t time = 0;
-  std::uint32_t actor = 0;
-  std::vector<std::uint64_t> last_seq;  // by sender (message >> 48)
-
-  std::uint64_t& seq_of(std::uint32_t sender) {
-    if (sender >= last_seq.size()) last_seq.resize(std::size_t(sender) + 1, 0);
-    return last_seq[sender];
-  }
-};
-
-}  // namespace
 
 void decode_events(byte_source& in, std::uint32_t count, std::uint64_t first_time_ns, std::uint16_t lane,
                    std::vector<trace_event>& out) {
-  codec_state st;
-  st.time = first_time_ns;
+  std::uint64_t time = first_time_ns;
+  std::uint32_t actor = 0;
+  seq_table seqs;
   for (std::uint32_t i = 0; i < count; ++i) {
     const std::size_t at = in.pos();
     if (in.done())
@@ -39,19 +25,23 @@ void decode_events(byte_source& in, std::uint32_t count, std::uint64_t first_tim
     if (head & has_time) {
       const std::int64_t dt = in.svarint();
       if (dt < 0) in.fail(at, "event " + std::to_string(i) + ": time goes backwards by " + std::to_string(-dt) + " ns");
-      st.time += std::uint64_t(dt);
+      time += std::uint64_t(dt);
     }
-    e.time_ns = st.time;
+    e.time_ns = time;
     // wrapping (unsigned) addition: a delta near +-2^63 must not overflow a signed sum
-    if (head & has_actor) st.actor = std::uint32_t(std::uint64_t(st.actor) + std::uint64_t(in.svarint()));
-    e.actor = st.actor;
+    if (head & has_actor) actor = std::uint32_t(std::uint64_t(actor) + std::uint64_t(in.svarint()));
+    e.actor = actor;
     if (head & has_message) {
-      const std::uint64_t sender = in.varint();
-      if (sender > 0xffff)
+      // wrapping arithmetic, as for the actor: the encoder's deltas are exact within 32 bits
+      const std::int64_t ds = in.svarint();
+      const std::int64_t sender = std::int64_t(actor) + ds;
+      if (ds < -(std::int64_t(1) << 32) || ds > (std::int64_t(1) << 32) || sender < 0 || sender > 0xffffffffLL)
         in.fail(at, "event " + std::to_string(i) + ": message sender " + std::to_string(sender) + " out of range");
-      std::uint64_t& last = st.seq_of(std::uint32_t(sender));
-      last = (last + std::uint64_t(in.svarint())) & seq_mask;
-      e.message = (sender << 48) | last;
+      const std::uint32_t s = std::uint32_t(sender);
+      const std::uint32_t base = seqs.swap(s, 0);
+      const std::uint32_t seq = std::uint32_t(std::uint64_t(base) + std::uint64_t(in.svarint()));
+      seqs.swap(s, seq);
+      e.message = (std::uint64_t(s) << sender_shift) | seq;
     }
     if (head & has_other) e.other = std::uint32_t(in.varint());
     out.push_back(e);

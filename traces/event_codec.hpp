@@ -18,17 +18,30 @@ struct block_tally {
   std::array<std::uint64_t, 16> kinds{};
 };
 
+/// The codec's per-block table of each sender's last seq (format.hpp, [M]): direct-mapped,
+/// so the encoder and the decoder agree on every base without a map of all senders.
+struct seq_table {
+  std::array<std::uint32_t, seq_slots> sender{}, last{};
+  /// The base for `s`'s next seq; then records `seq` as its last.
+  std::uint32_t swap(std::uint32_t s, std::uint32_t seq) {
+    const std::uint32_t i = s & (seq_slots - 1);
+    const std::uint32_t base = sender[i] == s ? last[i] : 0;
+    sender[i] = s;
+    last[i] = seq;
+    return base;
+  }
+};
+
 /// The encoder core over any source of events, in one pass: `at(i)` returns the i-th event
 /// (by value: the recorder builds them on the fly from raw chunks, never storing them).
 /// Events are one lane's, times non-decreasing; the block's first_time is at(0).time_ns.
 template <class At>
 void encode_with(std::size_t n, At&& at, std::uint64_t first_index, byte_sink& out, block_tally& tally) {
   if (n == 0) return;
-  constexpr std::size_t max_event_bytes = 1 + 10 + 10 + 3 + 10 + 5;
+  constexpr std::size_t max_event_bytes = 1 + 10 + 10 + 10 + 10 + 5;
   std::uint64_t time = at(0).time_ns;
   std::uint32_t actor = 0;
-  std::uint64_t last_seq[4] = {};  // senders 0-3 inline (the common case: few workers), the rest below
-  std::vector<std::uint64_t> more;
+  seq_table seqs;
   std::uint8_t* p = out.grow(n * max_event_bytes);
   std::uint64_t hash = tally.hash;
   for (std::size_t i = 0; i < n; ++i) {
@@ -44,18 +57,10 @@ void encode_with(std::size_t n, At&& at, std::uint64_t first_index, byte_sink& o
     if (dt != 0) p = put_varint(p, zigzag(dt));
     if (da != 0) p = put_varint(p, zigzag(da));
     if (e.message != 0) {
-      const std::uint32_t sender = std::uint32_t(e.message >> 48);
-      const std::uint64_t seq = e.message & seq_mask;
-      std::uint64_t* last;
-      if (sender < 4) {
-        last = &last_seq[sender];
-      } else {
-        if (sender - 4 >= more.size()) more.resize(sender - 3, 0);
-        last = &more[sender - 4];
-      }
-      p = put_varint(p, sender);
-      p = put_varint(p, zigzag(std::int64_t(seq - *last)));
-      *last = seq;
+      const std::uint32_t sender = std::uint32_t(e.message >> sender_shift);
+      const std::uint32_t seq = std::uint32_t(e.message & seq_mask);
+      p = put_varint(p, zigzag(std::int64_t(sender) - std::int64_t(e.actor)));
+      p = put_varint(p, zigzag(std::int64_t(seq) - std::int64_t(seqs.swap(sender, seq))));
     }
     if (e.other != 0) p = put_varint(p, e.other);
     time = e.time_ns;

@@ -27,17 +27,22 @@
 //   trailer := footer_offset:u64 event_blocks:u64 crc:u32 "TEND"  (24 bytes; crc covers 16)
 //
 // Event encoding (codec 0), per event, with per-block state starting at time = first_time_ns,
-// actor = 0, and last_seq[sender] = 0 for every sender:
+// actor = 0, and a table of `seq_slots` (sender, last seq) pairs, all (0, 0):
 //   byte0   kind (bits 0-3: all 16 values are used; a 17th kind needs a new version)
 //           | T (bit 4) | A (bit 5) | M (bit 6) | O (bit 7)
 //   [T]     zigzag varint: time - previous time        (absent: same time)
 //   [A]     zigzag varint: actor - previous actor      (absent: same actor)
-//   [M]     varint sender = message >> 48, then zigzag varint: seq - last_seq[sender], where
-//           seq = message & (2^48 - 1); last_seq[sender] = seq   (absent: message 0)
+//   [M]     zigzag varint: sender - actor, where sender = message >> 32 (the event's actor
+//           after [A]); then zigzag varint: seq - base, where seq = message & (2^32 - 1),
+//           slot = table[sender mod seq_slots], base = slot's seq if slot's sender is this
+//           sender, else 0; then slot = (sender, seq)     (absent: message 0)
 //   [O]     varint other                               (absent: 0)
-//   Message ids are (sending worker + 1) << 48 | that worker's sequence (the workload's start
-//   uses sender 0), so a message field costs ~2 bytes. Typical events take 3-7 bytes.
-//
+//   Message ids (version 2) are the sending actor's id << 32 | that actor's send count, the
+//   count including this message (the workload's start is sender 0 and counts its own
+//   sends), so an id names the same message in any run of the same workload, whatever the
+//   schedule: a real run and its replay agree on ids. A sender is usually the receiver's
+//   neighbor in id and sends to it in order, so a message field costs ~2-4 bytes. Typical
+//   events take 3-8 bytes. (Version 1 used the sending *worker* << 48 | the worker's count.)
 // Invariants (a reader rejects a file that breaks one, naming the byte offset)
 //   1. The header, every block header, every payload and the trailer carry a CRC-32C.
 //   2. Within a lane, blocks appear in order with contiguous first_index, and times never
@@ -54,8 +59,12 @@
 //   schedule        actor made runnable by `worker`, message = the message that made it
 //                   runnable (0 if none), other = push_reason (0 sent, 1 yielded, 2 external)
 //   run_begin/end   actor's turn on `worker`; run_begin's other = the worker that ran it
-//                   before (0xffffffff: never); run_end's other = messages the turn processed
-//   message_begin/end   actor, message id                                          (full)
+//                   before (0xffffffff: never); run_end's other = messages the turn processed;
+//                   at full level run_begin's message = the messages the actor had processed
+//                   before this turn (its sender field 0): where the turn starts in the
+//                   actor's receive order, so replay orders one actor's turns across workers
+//   message_begin/end   actor, message id: with the turn's run_begin, the exact messages
+//                   each turn consumed, in order                               (full)
 //   steal           worker = thief, actor = what was taken, other = victim worker
 //   donate          worker = donor's worker, actor = donating actor, message, other = receiving actor
 //   migrate         actor moved to worker `other` by `worker`
@@ -63,13 +72,29 @@
 // What replay reads (twinsched replay; sim/replay_policy.hpp)
 //   The header's scenario_text rebuilds the run (scenarios/scenario_loader.hpp loads it) and,
 //   for a simulated trace, sim_cores / sim_interleave / sim_quantum_ns / sim_machine_spec
-//   / sim_schedule (the preemptions `explore` injected, sim/schedule.hpp) say how it was simulated. Each worker lane, read with lane_cursor, is that worker's
-//   sequence of turns: which actor (run_begin) and how many messages (run_end). The replay
-//   forces each worker to run those turns; the footer's per-lane event_hash checks that a
-//   replayed simulation reproduced the recorded one exactly (traces/replay_check.hpp).
+//   / sim_schedule (the preemptions `explore` injected, sim/schedule.hpp) say how it was
+//   simulated; for a real one host_cores is the recording host's hardware threads. Each
+//   worker lane, read with lane_cursor, is that worker's sequence of turns: which actor
+//   (run_begin) and how many messages (run_end); at full level also where the turn starts
+//   in the actor's receive order (run_begin's message) and which messages it consumed
+//   (message_begin ids). The replay forces each worker to run those turns; the footer's
+//   per-lane event_hash checks that a replayed simulation reproduced the recorded one exactly
+//   (traces/replay_check.hpp), and its per-actor delivery digests that a replayed real run
+//   delivered the same messages to every actor.
+//
+// What each level guarantees a replay
+//   decisions   per worker, the order of its turns (actor and message count): a replay runs
+//               each actor on the recorded worker in the recorded order, but which messages
+//               a turn consumes is whatever reached the mailbox first under modeled timing,
+//               so a real run's turns can only be matched on actor and worker.
+//   full        in addition each turn's exact messages and each actor's receive order: a
+//               replay of a real run gives every turn exactly the messages it consumed for
+//               real (message-exact), so every actor's delivery digest equals the footer's.
 //
 // Versioning: bump format_version for any change old readers would misread; add header or
-// footer fields only at the end of their payload (old readers skip them).
+// footer fields only at the end of their payload (old readers skip them). Version 2 (message
+// ids by sending actor, run_begin's receive position, host_cores) is not readable as 1 and
+// this reader refuses version 1 files with an error that says to record them again.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -77,7 +102,8 @@
 namespace twinsched::traces {
 
 inline constexpr std::array<std::uint8_t, 8> file_magic{0x89, 'T', 'S', 'T', 0x0d, 0x0a, 0x1a, 0x0a};
-inline constexpr std::uint16_t format_version = 1;
+inline constexpr std::uint16_t format_version = 2;
+inline constexpr std::uint16_t oldest_version = 2;  ///< older files are refused (message ids changed)
 inline constexpr std::uint32_t max_header_length = 1u << 20;  ///< 1 MiB: a scenario text, not a data dump
 inline constexpr std::uint32_t header_prefix = 16;            ///< magic, version, flags, length
 
@@ -100,6 +126,13 @@ inline constexpr std::uint8_t kind_mask = 0x0f;
 inline constexpr std::uint8_t has_time = 0x10, has_actor = 0x20, has_message = 0x40, has_other = 0x80;
 inline constexpr unsigned kind_count = 16;  ///< event_kind values 0..15: the 4 bits are all used
 
-inline constexpr std::uint64_t seq_mask = (std::uint64_t(1) << 48) - 1;
+inline constexpr unsigned sender_shift = 32;  ///< message id = sender actor << 32 | that sender's count
+inline constexpr std::uint64_t seq_mask = (std::uint64_t(1) << sender_shift) - 1;
+inline constexpr std::uint32_t seq_slots = 1024;  ///< the codec's table of last seqs by sender (a power of 2)
+
+/// A message id from its sender (actor id; 0: the workload's start) and the sender's count.
+constexpr std::uint64_t message_key(std::uint32_t sender, std::uint64_t seq) {
+  return (std::uint64_t(sender) << sender_shift) | (seq & seq_mask);
+}
 
 }  // namespace twinsched::traces

@@ -31,6 +31,7 @@ std::vector<std::uint8_t> encode_header(const trace_header& h) {
   payload.u64(std::bit_cast<std::uint64_t>(h.sim_quantum_ns));
   payload.str(h.sim_machine_spec);
   payload.str(h.sim_schedule);
+  payload.varint(h.host_cores);
 
   byte_sink out;
   out.raw(file_magic.data(), file_magic.size());
@@ -74,6 +75,7 @@ trace_header decode_header_payload(byte_source& in, std::uint16_t version) {
     h.sim_quantum_ns = std::bit_cast<double>(in.u64());
     h.sim_machine_spec = in.str();
     if (!in.done()) h.sim_schedule = in.str();  // appended later still: explore's schedules
+    if (!in.done()) h.host_cores = std::uint32_t(in.varint());  // version 2
   }
   return h;  // trailing fields of later minor revisions are ignored
 }

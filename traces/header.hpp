@@ -33,6 +33,7 @@ struct trace_header {
   double sim_quantum_ns = 0;      ///< as given (0 = the machine's)
   std::string sim_machine_spec;   ///< the machine name or path the run loaded
   std::string sim_schedule;       ///< the preemptions injected (sim/schedule.hpp: describe_schedule); "" none
+  std::uint32_t host_cores = 0;   ///< backend "threads": the recording host's hardware threads (replay's cores)
 };
 
 /// The complete header as written: prefix, payload, CRC.

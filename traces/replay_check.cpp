@@ -1,6 +1,7 @@
 // compare_replay: the recording's lanes against the replay's, filtered to the recording's level.
 #include "replay_check.hpp"
 
+#include <map>
 #include <set>
 
 #include "checksum.hpp"
@@ -54,6 +55,29 @@ replay_match compare_replay(const trace_reader& recorded, const trace_reader& re
       m.first_difference = lane_name(l) + ": same events but the lane hash differs from the recording's footer";
   }
   m.identical = m.lanes == m.lanes_equal;
+  return m;
+}
+
+delivery_match compare_deliveries(const trace_footer& recorded, const trace_footer& replayed) {
+  std::map<std::uint32_t, std::pair<const actor_stats*, const actor_stats*>> by_id;
+  for (const auto& a : recorded.actors) by_id[a.id].first = &a;
+  for (const auto& a : replayed.actors) by_id[a.id].second = &a;
+  delivery_match m;
+  for (const auto& [id, p] : by_id) {
+    ++m.actors;
+    const auto [x, y] = p;
+    if (x && y && x->delivered == y->delivered && x->digest == y->digest) {
+      ++m.actors_equal;
+      continue;
+    }
+    if (!m.first_difference.empty()) continue;
+    auto show = [](const actor_stats* a) {
+      return a ? std::to_string(a->delivered) + " messages, digest " + std::to_string(a->digest) : std::string("absent");
+    };
+    m.first_difference = "actor " + std::to_string(id) + ": recorded " + show(x) + "; replayed " + show(y);
+  }
+  m.equal = recorded.has_actors && replayed.has_actors && m.actors == m.actors_equal;
+  if (!recorded.has_actors && m.first_difference.empty()) m.first_difference = "the recording has no per-actor deliveries";
   return m;
 }
 

@@ -14,6 +14,18 @@ struct replay_match {
   std::string first_difference;  ///< when not identical: the lane, the event number, both events
 };
 
+struct delivery_match {
+  bool equal = false;         ///< every actor got as many messages, with the same digest
+  std::uint64_t actors = 0;   ///< actors in either run
+  std::uint64_t actors_equal = 0;
+  std::string first_difference;  ///< when not equal: the first actor (by id) that differs
+};
+
+/// Compares every actor's delivery count and payload digest (footer.hpp) between a recording
+/// and its replay: equal when the replay delivered the same messages to every actor (in any
+/// order; a message-exact replay also has them in the recorded order, turn by turn).
+delivery_match compare_deliveries(const trace_footer& recorded, const trace_footer& replayed);
+
 /// Compares the recording with its replay lane by lane. The replay may be recorded at a
 /// finer level: its events are filtered to the recording's level and re-numbered, then each
 /// lane's event hash (checksum.hpp: every field, times included, and position) is computed

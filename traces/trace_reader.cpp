@@ -117,9 +117,16 @@ void trace_reader::read_header() {
   if (version > format_version)
     throw trace_error(path_, 8,
                       "format version " + std::to_string(version) +
-                          " is newer than this reader, which reads versions 1-" + std::to_string(format_version) +
+                          " is newer than this reader, which reads versions " + std::to_string(oldest_version) + "-" +
+                          std::to_string(format_version) +
                           ": use a newer twinsched");
   if (version == 0) throw trace_error(path_, 8, "expected a format version >= 1, found 0");
+  if (version < oldest_version)
+    throw trace_error(path_, 8,
+                      "format version " + std::to_string(version) + " is older than this reader, which reads versions " +
+                          std::to_string(oldest_version) + "-" + std::to_string(format_version) +
+                          " (version 2 names messages by sending actor, so that a replay can match them): record "
+                          "the run again with this twinsched");
   if (flags != 0) throw trace_error(path_, 10, "expected header flags 0, found " + std::to_string(flags));
   byte_source in(all.data() + header_prefix, length, header_prefix, path_, "header");
   header_ = decode_header_payload(in, version);

@@ -37,6 +37,14 @@
 //                   argues quiescence with a changing worker count).
 //   forces_turns    std::uint32_t turn_burst(unsigned w) const -- message limit of the turn w just
 //                                                       popped, instead of `burst` (replay)
+//                   bool picks_messages(unsigned w) const -- true: the turn w just popped takes
+//                                                       its messages from next_message, not
+//                                                       from the mailbox in arrival order
+//                   envelope<P>* next_message(policy_port<P>&, actor_cell<P>&) -- the turn's next
+//                                                       message, in an envelope the worker now
+//                                                       owns (it recycles it), or null: the turn ends
+//                   void end_turn(policy_port<P>&, actor_cell<P>&) -- after such a turn, before
+//                                                       the actor is released (replay: message-exact)
 //
 // The port: hooks never see the worker or the scheduler. policy_port<P> says what they may
 // do: know which worker calls, read the time, record a decision in the trace, count a
@@ -155,9 +163,12 @@ concept scales_workers = requires(Pol& p, const Pol& cp, policy_port<P>& port, c
   { cp.park_limit_ns(w) } -> std::same_as<std::uint64_t>;
 };
 
-template <class Pol>
-concept forces_turns = requires(const Pol& cp, unsigned w) {
+template <class Pol, class P>
+concept forces_turns = requires(Pol& p, const Pol& cp, unsigned w, policy_port<P>& port, actor_cell<P>& a) {
   { cp.turn_burst(w) } -> std::same_as<std::uint32_t>;
+  { cp.picks_messages(w) } -> std::same_as<bool>;
+  { p.next_message(port, a) } -> std::same_as<envelope<P>*>;
+  { p.end_turn(port, a) } -> std::same_as<void>;
 };
 
 /// True if Pol declares any hook of a capability (callable as the worker would call it):
@@ -169,8 +180,11 @@ template <class Pol, class P>
 concept has_scaling_hooks = requires(Pol& p, policy_port<P>& port) { p.try_retire(port); } ||
                             requires(const Pol& p, unsigned w) { p.park_limit_ns(w); } ||
                             requires(const scheduler_config& c) { Pol::slots(c); };
-template <class Pol>
-concept has_turn_hooks = requires(const Pol& p, unsigned w) { p.turn_burst(w); };
+template <class Pol, class P>
+concept has_turn_hooks = requires(const Pol& p, unsigned w) { p.turn_burst(w); } ||
+                         requires(const Pol& p, unsigned w) { p.picks_messages(w); } ||
+                         requires(Pol& p, policy_port<P>& port, actor_cell<P>& a) { p.next_message(port, a); } ||
+                         requires(Pol& p, policy_port<P>& port, actor_cell<P>& a) { p.end_turn(port, a); };
 
 /// Compile-time check of a policy against this interface; the scheduler asserts it.
 template <class Pol, class P>
@@ -185,9 +199,10 @@ consteval bool check_policy() {
   else
     static_assert(!has_scaling_hooks<Pol, P>, "slots/try_retire/park_limit_ns are hooks of scales_workers, which caps does not declare");
   if constexpr (Pol::caps.forces_turns)
-    static_assert(forces_turns<Pol>, "caps.forces_turns: the policy must declare turn_burst");
+    static_assert(forces_turns<Pol, P>, "caps.forces_turns: the policy must declare every hook of forces_turns");
   else
-    static_assert(!has_turn_hooks<Pol>, "turn_burst is the hook of forces_turns, which caps does not declare");
+    static_assert(!has_turn_hooks<Pol, P>,
+                  "turn_burst/picks_messages/next_message/end_turn are hooks of forces_turns, which caps does not declare");
   return true;
 }
 

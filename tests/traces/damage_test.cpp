@@ -143,7 +143,19 @@ TEST_CASE("a trace from a future format version is rejected at byte 8, saying so
   const std::uint64_t crc_at = l.header_end - 4;
   const std::uint32_t crc = crc32c(b.data(), std::size_t(crc_at));
   for (int i = 0; i < 4; ++i) b[crc_at + std::size_t(i)] = std::uint8_t(crc >> (8 * i));
-  expect_rejected(b, 8, "format version 2 is newer than this reader");
+  expect_rejected(b, 8, "format version " + std::to_string(format_version + 1) + " is newer than this reader");
+}
+
+TEST_CASE("a trace from format version 1 (messages named by worker) is rejected at byte 8, saying to record it again") {
+  layout l;
+  auto b = l.bytes;
+  b[8] = 1;
+  b[9] = 0;
+  const std::uint64_t crc_at = l.header_end - 4;
+  const std::uint32_t crc = crc32c(b.data(), std::size_t(crc_at));
+  for (int i = 0; i < 4; ++i) b[crc_at + std::size_t(i)] = std::uint8_t(crc >> (8 * i));
+  expect_rejected(b, 8, "format version 1 is older than this reader");
+  expect_rejected(b, 8, "record the run again");
 }
 
 TEST_CASE("a missing block is found by its lane's event numbering") {
