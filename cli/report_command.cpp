@@ -70,7 +70,7 @@ Large traces are read once, streaming; charts are cut into --bins columns and at
 --max-spells exact spells are kept for zooming in.
 Examples:
   twinsched sim scenarios/pi.toml --cores 4 --trace pi.tst && twinsched report pi.tst -o pi.html
-  twinsched validate scenarios/forward.toml --out v     real and simulated traces, then
+  mkdir -p v && twinsched validate scenarios/forward.toml --out v    real and simulated traces
   twinsched report v/forward.real.tst v/forward.sim.tst -o real-vs-sim.html)";
 
 }  // namespace
