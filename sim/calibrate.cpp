@@ -1,7 +1,7 @@
 // Calibration: every term of a machine model, measured on this machine (what `twinsched calibrate` runs).
 //
-// Each figure is the median of `reps` short batches (61; --quick: 21, each half as long),
-// robust to the preemptions a shared machine inflicts on some of them:
+// Each figure is the lower quartile of `reps` short batches (61; --quick: 21, each half as
+// long), robust to the preemptions a shared machine inflicts on most of them (cost_of below):
 //   clock_ghz: cycles of a dependent add chain per ns (not the TSC rate)
 //   atomic_load / atomic_store / atomic_rmw / fence: a tight loop of the operation on a line
 //       this thread owns (rmw = fetch_add, fence = seq_cst fence), ns per operation
@@ -85,12 +85,22 @@ namespace {
 using clk = std::chrono::steady_clock;
 double ns_since(clk::time_point t0) { return std::chrono::duration<double, std::nano>(clk::now() - t0).count(); }
 
+/// The q-quantile of `reps` results of f (0.5: the median).
 template <class F>
-double median(int reps, F f) {
+double quantile(int reps, double q, F f) {
   std::vector<double> v;
   for (int i = 0; i < reps; ++i) v.push_back(f());
   std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
+  return v[std::size_t(q * double(v.size() - 1) + 0.5)];
+}
+
+/// A cost: the lower quartile of many short batches. Noise on a shared machine (another
+/// process, the hypervisor, a preemption of either thread of a pair) only ever adds time, and
+/// on a busy 2-CPU box it hits most batches: the median drifts with the load, the minimum is
+/// luck; the lower quartile is what a batch costs when little disturbs it.
+template <class F>
+double cost_of(int reps, F f) {
+  return quantile(reps, 0.25, f);
 }
 
 void pin(int cpu) {
@@ -365,7 +375,7 @@ ring_run measure_ring(const scenario& s, const std::string& machine_path, int re
     for (auto& pw : r.per_worker) out.turns += double(pw.turns);
   }
   // The fastest run: the one least disturbed by whatever else this machine runs (the
-  // microbenchmarks' median of many batches serves the same end).
+  // microbenchmarks' lower quartile of many batches serves the same end).
   out.real_ns = *std::min_element(t.begin(), t.end());
   sim_options o;
   o.cores = 1;
@@ -387,7 +397,7 @@ std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 
 calibration calibrate_machine(const calibrate_options& o) {
   const auto start = clk::now();
   // Many short batches (each about a millisecond or less) rather than a few long runs: on a
-  // shared machine most batches run undisturbed, and the median ignores those a preemption hit.
+  // shared machine some batches run undisturbed, and cost_of takes their lower quartile.
   const int reps = o.quick ? 21 : 61;
   const std::uint64_t scale = o.quick ? 2 : 1;  // batch lengths divide by this
   calibration c;
@@ -409,7 +419,7 @@ calibration calibrate_machine(const calibrate_options& o) {
   say("calibrate: the core and its atomics (tight loops on one thread)");
   static line own;
   const std::uint64_t n = 1'000'000 / scale;
-  m.clock_ghz = median(reps, [&] {
+  m.clock_ghz = quantile(reps, 0.75, [&] {  // a rate: noise only lowers it
     std::uint64_t x = 1;
     auto t0 = clk::now();
     for (std::uint64_t i = 0; i < n; ++i) {
@@ -418,27 +428,27 @@ calibration calibrate_machine(const calibrate_options& o) {
     }
     return double(n) / ns_since(t0);
   });
-  m.atomic_load = median(reps, [&] {
+  m.atomic_load = cost_of(reps, [&] {
     return per_op(n, [](std::uint64_t k) {
       for (std::uint64_t i = 0; i < k; ++i) (void)own.v.load(std::memory_order_acquire);
     });
   });
-  m.atomic_store = median(reps, [&] {
+  m.atomic_store = cost_of(reps, [&] {
     return per_op(n, [](std::uint64_t k) {
       for (std::uint64_t i = 0; i < k; ++i) own.v.store(i, std::memory_order_release);
     });
   });
-  m.atomic_rmw = median(reps, [&] {
+  m.atomic_rmw = cost_of(reps, [&] {
     return per_op(n / 4, [](std::uint64_t k) {
       for (std::uint64_t i = 0; i < k; ++i) own.v.fetch_add(1);
     });
   });
-  m.fence = median(reps, [&] {
+  m.fence = cost_of(reps, [&] {
     return per_op(n / 4, [](std::uint64_t k) {
       for (std::uint64_t i = 0; i < k; ++i) std::atomic_thread_fence(std::memory_order_seq_cst);
     });
   });
-  m.spin = median(reps, [&] {
+  m.spin = cost_of(reps, [&] {
     return per_op(n / 40, [](std::uint64_t k) {
       for (std::uint64_t i = 0; i < k; ++i) {
 #if defined(__x86_64__) || defined(__i386__)
@@ -447,7 +457,7 @@ calibration calibrate_machine(const calibrate_options& o) {
       }
     });
   });
-  m.yield = median(reps, [&] {
+  m.yield = cost_of(reps, [&] {
     return per_op(2000 / scale, [](std::uint64_t k) {
       for (std::uint64_t i = 0; i < k; ++i) sched_yield();
     });
@@ -457,12 +467,12 @@ calibration calibrate_machine(const calibrate_options& o) {
        fmt("; fence %.2f ns, spin %.2f ns, yield %.0f ns", m.fence, m.spin, m.yield));
 
   say("calibrate: between cores (two threads pinned to CPUs 0 and 1)");
-  m.line_same_socket = median(reps, [&] { return bounce(int(4000 / scale), [] {}); });
+  m.line_same_socket = cost_of(reps, [&] { return bounce(int(1000 / scale), [] {}); });
   m.line_cross_socket = m.line_same_socket;
   static std::vector<std::uint64_t> buf(16 * 1024 / 8);
-  double migrate = median(reps, [&] {
+  double migrate = cost_of(reps, [&] {
     std::uint64_t sink = 0;
-    double t = bounce(int(400 / scale), [&] {
+    double t = bounce(int(100 / scale), [&] {
       for (auto& x : buf) sink += x;
       for (auto& x : buf) ++x;  // and write it back: the next round pulls it again
     });
@@ -470,10 +480,10 @@ calibration calibrate_machine(const calibrate_options& o) {
     return t;
   });
   m.migration_per_kib = std::max(0.0, (2 * migrate - 2 * m.line_same_socket) / 16.0);  // once per round trip
-  m.lock_handoff = median(reps, [&] {
+  m.lock_handoff = cost_of(reps, [&] {
     std::mutex mx;
     line turn;
-    const int rounds = int(2000 / scale);
+    const int rounds = int(500 / scale);
     std::thread b([&] {
       pin(1);
       for (int i = 0; i < rounds; ++i) {
@@ -501,7 +511,7 @@ calibration calibrate_machine(const calibrate_options& o) {
 
   say("calibrate: parking (futex wait, condition variable wake-ups)");
   int word = 0;
-  m.park = median(reps, [&] {
+  m.park = cost_of(reps, [&] {
     return per_op(2000 / scale, [&](std::uint64_t k) {
       for (std::uint64_t i = 0; i < k; ++i) syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 1, nullptr, nullptr, 0);
     });
@@ -553,7 +563,7 @@ calibration calibrate_machine(const calibrate_options& o) {
     thread_platform plat;
     const int calls = int(500 / scale);
     plat.burn_ns(2000);
-    double per_call = median(reps, [&] {
+    double per_call = cost_of(reps, [&] {
       auto t0 = clk::now();
       for (int i = 0; i < calls; ++i) plat.burn_ns(2000);
       return ns_since(t0) / calls;
@@ -569,8 +579,8 @@ calibration calibrate_machine(const calibrate_options& o) {
     const int rounds = int(50 / scale);
     const int box = 4096 / int(scale);
     auto real_now = [] { return std::chrono::duration<double, std::nano>(clk::now().time_since_epoch()).count(); };
-    double deque_real = median(reps, [&] { return deque_op_ns<thread_platform>(real_now, ops); });
-    double env_real = median(reps, [&] { return envelope_pair_ns<thread_platform>(real_now, rounds); });
+    double deque_real = cost_of(reps, [&] { return deque_op_ns<thread_platform>(real_now, ops); });
+    double env_real = cost_of(reps, [&] { return envelope_pair_ns<thread_platform>(real_now, rounds); });
     double push_real = 0, pop_real = 0;
     {
       std::vector<double> pu, po;
@@ -581,8 +591,8 @@ calibration calibrate_machine(const calibrate_options& o) {
       }
       std::sort(pu.begin(), pu.end());
       std::sort(po.begin(), po.end());
-      push_real = pu[pu.size() / 2];
-      pop_real = po[po.size() / 2];
+      push_real = pu[pu.size() / 4];  // the lower quartile, as cost_of
+      pop_real = po[po.size() / 4];
     }
     machine_model zero = m;  // what the model charges without the terms being measured
     zero.queue_op = zero.envelope = zero.mailbox_push = zero.mailbox_pop = zero.message = zero.turn = 0;
