@@ -2,7 +2,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -17,7 +16,9 @@
 #include "cli/accuracy.hpp"
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
+#include "cli/sim_progress.hpp"
 #include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/machine_model.hpp"
@@ -82,38 +83,42 @@ scenario resolve_scenario(const std::string& arg) {
                      (known.empty() ? "forward" : known) + ")");
 }
 
-std::string clock_text(double s) {
-  char b[32];
-  const long t = long(s + 0.5);
-  std::snprintf(b, sizeof b, "%ld:%02ld", t / 60, t % 60);
-  return b;
-}
-
-/// Progress on stderr: one line per case, or one line redrawn in place on a terminal.
-class progress {
+/// Progress on stderr (cli/progress.hpp): on a terminal one line redrawn in place with the
+/// phase of the case (warm-up, run k, simulating and its seconds); elsewhere one line per case.
+class matrix_progress {
  public:
-  explicit progress(std::size_t total) : total_(total), tty_(isatty(2)), t0_(clock::now()) {}
+  explicit matrix_progress(std::size_t total)
+      : total_(total), mode_(progress::mode_or_lines(false)), p_("accuracy", mode_, 0, 0) {}
+  bool live() const { return mode_ == progress::mode::live; }
+  progress& line() { return p_; }
+  /// Case k (0-based) starts (`phase` empty), or reaches `phase` (drawn on a terminal only).
   void step(std::size_t k, const std::string& what, const std::string& phase) {
-    const double elapsed = seconds();
-    std::string line = "accuracy [" + std::to_string(k + 1) + "/" + std::to_string(total_) + "] " + what;
-    if (!phase.empty()) line += ": " + phase;
-    line += " (" + clock_text(elapsed) + " elapsed";
-    if (k > 0) line += ", ETA " + clock_text(elapsed / double(k) * double(total_ - k));
-    line += ")";
-    if (tty_) std::cerr << '\r' << line << "\033[K" << std::flush;
-    else if (phase.empty()) std::cerr << line << '\n';
+    if (!phase.empty() && !live()) return;
+    k_ = k;
+    p_.update(status(what, phase));
+  }
+  /// "[3/74] forward stealing 2w"
+  std::string head(const std::string& what) const {
+    return "[" + std::to_string(k_ + 1) + "/" + std::to_string(total_) + "] " + what;
+  }
+  std::string status(const std::string& what, const std::string& phase) const {
+    const double elapsed = p_.elapsed_s();
+    std::string s = head(what);
+    if (!phase.empty()) s += ": " + phase;
+    s += " (" + duration_text(elapsed) + " elapsed";
+    if (k_ > 0) s += ", ETA " + duration_text(elapsed / double(k_) * double(total_ - k_));
+    return s + ")";
   }
   void done() {
-    if (tty_) std::cerr << "\r\033[K";
-    std::cerr << "accuracy: " << total_ << " cases in " << clock_text(seconds()) << '\n';
+    const std::string took = p_.elapsed_text();
+    p_.finish();
+    std::fprintf(stderr, "accuracy: %zu cases in %s\n", total_, took.c_str());
   }
 
  private:
-  using clock = std::chrono::steady_clock;
-  double seconds() const { return std::chrono::duration<double>(clock::now() - t0_).count(); }
-  std::size_t total_;
-  bool tty_;
-  clock::time_point t0_;
+  std::size_t total_, k_ = 0;
+  progress::mode mode_;
+  progress p_;
 };
 
 std::string verdict_failure(const run_result& r) {
@@ -127,7 +132,7 @@ std::string verdict_failure(const run_result& r) {
 
 /// Real runs (warm-ups discarded, then `runs` measured, one after another in this process),
 /// then one simulation in a child process.
-void run_case(accuracy_case& c, const accuracy_cli& o, progress& p, std::size_t k) {
+void run_case(accuracy_case& c, const accuracy_cli& o, matrix_progress& p, std::size_t k) {
   const std::string name = case_name(c.s);
   std::vector<run_result> measured;
   try {
@@ -153,7 +158,7 @@ void run_case(accuracy_case& c, const accuracy_cli& o, progress& p, std::size_t 
     sim_options so;
     so.cores = c.s.sched.workers;
     so.machine = o.machine;
-    c.sim = simulate(c.s, so);
+    c.sim = p.live() ? simulate_with_progress(p.line(), c.s, so, p.head(name)) : simulate(c.s, so);
     if (!c.sim.ok()) c.failure = "simulation: " + verdict_failure(c.sim.run);
   } catch (const std::exception& e) {
     c.failure = std::string("simulation: ") + e.what();
@@ -222,7 +227,7 @@ int accuracy(const accuracy_cli& o) {
                        (skipped.size() > 1 ? " (and " + std::to_string(skipped.size() - 1) + " more)" : ""));
   for (const auto& s : skipped) std::cerr << "accuracy: skipped, does not apply: " << text(s) << '\n';
 
-  progress p(cases.size());
+  matrix_progress p(cases.size());
   for (std::size_t k = 0; k < cases.size(); ++k) {
     p.step(k, case_name(cases[k].s), "");
     run_case(cases[k], o, p, k);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
@@ -22,6 +23,7 @@
 #include "scenarios/scenario_loader.hpp"
 #include "sim/machine_model.hpp"
 #include "sim/run_sim.hpp"
+#include "viz/scaling_report.hpp"
 
 namespace twinsched::cli {
 
@@ -49,6 +51,7 @@ struct sim_cli {
   std::string cores_text;
   sim_options opt;
   bool json = false, determinism = false, list_machines = false;
+  std::string report;  ///< --report: the table as an HTML page
   CLI::Option* cores_opt = nullptr;
 };
 
@@ -160,6 +163,14 @@ int run(const sim_cli& c) {
         for (const auto& p : pre) std::cout << "                " << describe_preemption(p) << '\n';
     }
   }
+  if (!c.report.empty()) {  // the table as a chart: one curve for this policy over the core counts
+    std::vector<viz::scaling_point> pts;
+    for (auto& [si, r] : results) pts.push_back({si.sched.policy, r.cores, r.sim_s, r.run.msgs_per_s()});
+    std::ofstream page(c.report, std::ios::trunc);
+    if (!page) throw scenario_error(c.report, 0, 0, "cannot create the report file");
+    viz::write_scaling_report(page, "twinsched sim: " + s.name + " on " + results[0].second.machine,
+                              "simulated; " + s.sched.policy + ", idle " + s.sched.idle.strategy, pts);
+  }
   if (!deterministic) return 1;
   return all_ok ? 0 : 1;
 }
@@ -234,6 +245,8 @@ void add_sim_command(CLI::App& app, action& chosen) {
   cmd->add_flag("--check-determinism", c->determinism,
                 "Run every simulation twice and fail (exit 1) at the first difference in result or event hash.");
   cmd->add_flag("--json", c->json, "Print one JSON object (an array for a --cores list) instead of text.");
+  cmd->add_option("--report", c->report, "Also write the scaling table as an HTML page (speed-up and msgs/s over --cores).")
+      ->type_name("FILE");
   cmd->add_flag("--list-machines", c->list_machines, "List the machine models and exit (same as `twinsched list machines`).");
   cmd->callback([&chosen, c] { chosen = [c] { return run(*c); }; });
 }

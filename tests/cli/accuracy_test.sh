@@ -20,7 +20,7 @@ if [[ $rc -eq 0 && $out == *"scenario  policy        workers  real ms  real spre
 else
   fail "tiny matrix ($rc, $rows rows): $out $(cat err.txt)"
 fi
-[[ $(cat err.txt) == *"accuracy [1/2] forward stealing 1w"*"accuracy [2/2] forward shared-queue 1w"*"ETA"*"accuracy: 2 cases in "* ]] &&
+[[ $(cat err.txt) == *"accuracy: [1/2] forward stealing 1w"*"accuracy: [2/2] forward shared-queue 1w"*"ETA"*"accuracy: 2 cases in "* ]] &&
   ok "progress goes to stderr, case by case with an ETA" || fail "progress: $(cat err.txt)"
 
 out=$("$bin" accuracy "${tiny[@]}" --markdown 2>/dev/null); rc=$?

@@ -21,14 +21,14 @@ browse() {
 }
 # check_page HTML NAME: loads, draws every chart, logs nothing, screenshot not blank
 check_page() {
-  local html=$1 name=$2
+  local html=$1 name=$2 least=${3:-5}
   browse "$tmp/$name.log" --dump-dom "file://$html" >"$tmp/$name.dom" || fail "$name: chromium failed"
   if grep -q ':CONSOLE' "$tmp/$name.log"; then grep ':CONSOLE' "$tmp/$name.log" >&2; fail "$name: console messages"; fi
   grep -q 'data-ready="yes"' "$tmp/$name.dom" || fail "$name: the page's script did not finish"
   grep -q 'data-empty-charts="0"' "$tmp/$name.dom" || fail "$name: a chart has nothing drawn"
   local charts
   charts=$(grep -o 'data-charts="[0-9]*"' "$tmp/$name.dom" | tr -dc 0-9)
-  [ "${charts:-0}" -ge 5 ] || fail "$name: $charts charts"
+  [ "${charts:-0}" -ge "$least" ] || fail "$name: $charts charts"
   browse "$tmp/$name.shot.log" --screenshot="$tmp/$name.png" --window-size=1200,1800 "file://$html" >/dev/null ||
     fail "$name: no screenshot"
   local size
@@ -67,6 +67,11 @@ done
 grep -q 'A vs B' "$tmp/compare.html" || fail "compare: no comparison section"
 grep -q 'class="big"' "$tmp/compare.html" || fail "compare: no difference highlighted"
 check_page "$tmp/compare.html" compare
+
+# sim --cores LIST --report: the scaling table as a page
+"$tw" sim "$src/scenarios/pi.toml" --cores 1,2,4 --param terms=20000 --report "$tmp/scaling.html" >/dev/null
+grep -q 'Speed-up over the fewest cores' "$tmp/scaling.html" || fail "sim --report: no speed-up chart"
+check_page "$tmp/scaling.html" scaling 2
 
 # analyze: the numbers, JSON and GraphViz
 out=$("$tw" analyze "$tmp/pi.tst")

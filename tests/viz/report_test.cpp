@@ -8,6 +8,7 @@
 #include "traces/diff.hpp"
 #include "traces/trace_reader.hpp"
 #include "viz/html_report.hpp"
+#include "viz/scaling_report.hpp"
 
 TEST_SUITE_BEGIN("unit");
 
@@ -100,4 +101,17 @@ TEST_CASE("a damaged trace is refused with the file's name" * doctest::timeout(3
   } catch (const std::exception& e) {
     CHECK(std::string(e.what()).find(f.path()) != std::string::npos);
   }
+}
+
+TEST_CASE("a scaling page draws a curve per series, with a bar where runs repeat" * doctest::timeout(30)) {
+  std::ostringstream out;
+  viz::write_scaling_report(out, "scaling", "test",
+                            {{"stealing", 1, 1.0, 100}, {"stealing", 2, 0.5, 190}, {"stealing", 2, 0.6, 170},
+                             {"shared-queue", 1, 1.0, 100}, {"shared-queue", 2, 0.9, 110}});
+  const std::string s = out.str();
+  CHECK(count(s, "<polyline") == 4);             // one curve per series in each of the two charts ...
+  CHECK(count(s, "<svg class=\"chart\"") == 2);  // ... speed-up and msgs/s
+  CHECK(s.find("mean of 2") != std::string::npos);  // the repeated cell's tooltip
+  CHECK(count(s, "stroke-dasharray") == 1);       // the linear guide, on the speed-up chart only
+  CHECK(count(s, "<line") == 1 + 2);              // and the repeated cell's bar in each chart
 }
