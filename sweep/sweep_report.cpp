@@ -81,6 +81,8 @@ void line_chart(std::ostream& out, const sweep_spec& spec, const std::map<std::s
     out << "<text x=\"" << px(i) << "\" y=\"" << H - B + 16 << "\" text-anchor=\"middle\">" << esc(xs[i]) << "</text>\n";
   out << "<text x=\"" << (L + W - R) / 2 << "\" y=\"" << H - 6 << "\" text-anchor=\"middle\">"
       << esc(spec.axes[std::size_t(xa)].name) << "</text>\n";
+  out << "<text x=\"12\" y=\"" << (T + H - B) / 2 << "\" text-anchor=\"middle\" transform=\"rotate(-90 12 "
+      << (T + H - B) / 2 << ")\">msgs/s (mean)</text>\n";
   std::size_t c = 0;
   for (auto& [name, pts] : series) {
     const char* color = palette[c % 8];

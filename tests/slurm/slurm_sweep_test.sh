@@ -115,6 +115,14 @@ rm slurm.slurm/task-1.*
 sed -i '/^{"cell":\(1\|5\|9\),/d' slurm.jsonl
 out=$(timeout 300 "$bin" sweep "${args[@]}" --slurm --tasks 4 -o slurm --resume 2>&1) || die "resume failed: $out"
 [[ $out == *"1 array task of 4 for 3 cells"*"12 OK"* ]] || die "resume did not re-submit just task 1: $out"
+# --no-wait submits and returns; --gather, once the job has left the queue, collects the same rows.
+out=$(timeout 60 "$bin" sweep "${args[@]}" --slurm --tasks 3 --no-wait -o later 2>&1) || die "--no-wait failed: $out"
+[[ $out == *"submitted Slurm job"*"--slurm --gather"* ]] || die "--no-wait did not say how to gather: $out"
+job=$(sed -n 's/.*submitted Slurm job \([0-9]*\).*/\1/p' <<<"$out")
+[[ -n $job ]] || die "no job id in: $out"
+for _ in $(seq 600); do [[ -z $(squeue -h -j "$job" 2>/dev/null) ]] && break; sleep 0.2; done
+out=$(timeout 60 "$bin" sweep "${args[@]}" --slurm --gather -o later 2>&1) || die "--gather failed: $out"
+diff <(strip later.csv) <(strip local.csv) || die "the gathered --no-wait rows differ from the local run's"
 t_end=$(date +%s.%N)
 if [[ -n $measure ]]; then
   t_m=$(date +%s.%N)
