@@ -92,6 +92,8 @@ int replay(const replay_cli& c) {
                    {"free_turns", log.free_turns},
                    {"message_exact", log.exact},
                    {"inexact", log.inexact},
+                   {"adopted", log.adopted},
+                   {"passed", log.passed},
                    {"deliveries", {{"equal", d.equal},
                                    {"actors", d.actors},
                                    {"actors_equal", d.actors_equal},
@@ -113,7 +115,9 @@ int replay(const replay_cli& c) {
               << fixed(followed_pct, 1) << "%"
               << (log.exact ? ", message-exact: the recorded actor, worker and messages" : "") << "), "
               << log.reordered << " out of order, " << log.skipped << " skipped, "
-              << (log.exact ? std::to_string(log.inexact) + " without their recorded messages, " : "")
+              << (log.exact ? std::to_string(log.adopted) + " message-exact on another worker (theirs never started), " +
+                                  std::to_string(log.inexact) + " without their recorded messages, "
+                            : "")
               << log.free_turns << " turns after the decisions ran out\n";
     for (const auto& n : log.notes) std::cout << "              " << n << '\n';
     if (log.skipped > 5) std::cout << "              (" << log.skipped - 5 << " more skips not listed)\n";

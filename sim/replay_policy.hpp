@@ -63,7 +63,10 @@
 //      cannot order the two; if the other one took the actor first, the empty turn's worker
 //      may wait for an actor that waits on that worker. Such a turn consumes nothing and
 //      changes nothing: it is passed (counted followed, and in `passed`) before anything
-//      else is given up;
+//      else is given up. Nor is this one: the recording started a worker (adaptive) that the
+//      policy, scaling by its own measure under the replay, has not started; from then on
+//      waiting workers run that slot's turns, with their recorded messages (`adopted`, not
+//      followed: another worker ran them);
 //   5. when the recorded turns run out, the inbox goes back to the mailboxes and the run
 //      finishes under the scenario's seed (free mode).
 //   Which messages an actor consumed is then its recorded set, so its delivery digest equals
@@ -196,7 +199,7 @@ class replay_policy : public Inner {
     if (inbox_.drain(a)) ++progress_;  // the release must find the mailbox empty, or reschedule
     replay_log& log = script_.log();
     if (s.matched && s.next == s.ids.size()) {
-      ++log.followed;
+      ++(s.adopted ? log.adopted : log.followed);
     } else if (++log.inexact <= 5) {
       log.notes.push_back("worker " + std::to_string(w) + "'s recorded turn #" + std::to_string(s.ordinal) +
                           " (actor " + std::to_string(a.id()) + ") got " + std::to_string(s.next) + " of its " +
@@ -242,7 +245,7 @@ class replay_policy : public Inner {
     bool started = false, retired = false, waiting = false;
     std::uint32_t limit = 0;  // the turn just taken: its recorded messages (0: burst)
     // exact mode: the turn being run, the recorded ids it is to consume, how far it got
-    bool exact_turn = false, matched = true, in_turn = false, give_up = false;
+    bool exact_turn = false, matched = true, in_turn = false, give_up = false, adopted = false;
     std::vector<std::uint64_t> ids;
     std::size_t next = 0;
     std::uint64_t ordinal = 0;
@@ -277,7 +280,11 @@ class replay_policy : public Inner {
         continue;
       }
       if (e && in_position(*e))
-        if (cell* a = free_actor(e->actor)) return exact_take(w, a);
+        if (cell* a = free_actor(e->actor)) return exact_take(w, a, w);
+      if (adopt_)  // after a stall: turns of slots whose worker never started here
+        for (unsigned v = 0; v < slots_; ++v)
+          if (const recorded_turn* t = present(v) ? nullptr : script_.peek(v); t && in_position(*t))
+            if (cell* a = free_actor(t->actor)) return exact_take(w, a, v);
       if (cell* a = Inner::pop(w, st)) {
         hold(w, a);
         continue;
@@ -302,16 +309,18 @@ class replay_policy : public Inner {
     return nullptr;
   }
 
-  cell* exact_take(unsigned w, cell* a) {
-    const recorded_turn& t = *script_.peek(w);
+  /// w takes slot v's next recorded turn (v != w: adopted from a slot never started).
+  cell* exact_take(unsigned w, cell* a, unsigned v) {
+    const recorded_turn& t = *script_.peek(v);
     worker_state& s = state_[w];
+    s.adopted = v != w;
     s.ids.assign(t.ids.begin(), t.ids.end());
     s.next = 0;
     s.matched = true;
     s.exact_turn = true;
     s.limit = std::uint32_t(s.ids.size());
     advance_position(t);
-    s.ordinal = script_.advance(w);
+    s.ordinal = script_.advance(v);
     ++progress_;
     if (!s.ids.empty() && inbox_.drain(*a)) ++progress_;
     return a;
@@ -371,6 +380,18 @@ class replay_policy : public Inner {
           return true;
         }
       }
+      // a slot the recording started and this replay's policy did not (adaptive scales by
+      // its own measure): its turns go to waiting workers, message-exact, counted `adopted`
+      for (unsigned v = 0; v < slots_ && !adopt_; ++v)
+        if (const recorded_turn* t = present(v) ? nullptr : script_.peek(v); t && in_position(*t)) {
+          adopt_ = true;
+          script_.log().notes.push_back("worker " + std::to_string(v) +
+                                        " never started in this replay (the policy did not scale as recorded); "
+                                        "waiting workers run its recorded turns from here");
+          ++progress_;
+          wake_waiting(w);
+          return true;
+        }
       if (script_.log().notes.size() < 12) script_.log().notes.push_back("stall: " + waits());
       unsigned victim = slots_;  // the lowest worker waiting inside a turn
       for (unsigned v = 0; v < slots_ && victim == slots_; ++v)
@@ -617,6 +638,7 @@ class replay_policy : public Inner {
   std::vector<cell*> actors_;          // by actor id (on_spawn): exact mode claims idle actors
   std::vector<std::uint64_t> position_;  // by actor id: recorded messages consumed by its turns taken so far
   std::uint64_t progress_ = 0, quiet_mark_ = 0;  // exact mode: stall detection (step 4)
+  bool adopt_ = false;  // exact mode: run the turns of slots never started (after a stall)
   unsigned quiet_ = 0;
   std::map<std::uint32_t, cell*> held_;  // by actor id: deterministic order
   unsigned waiting_ = 0;

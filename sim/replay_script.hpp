@@ -23,6 +23,7 @@ struct replay_log {
   bool exact = false;           ///< message-exact: a turn counts as followed only if its messages matched
   std::uint64_t inexact = 0;    ///< exact mode: turns that ran but could not get their recorded messages
   std::uint64_t passed = 0;     ///< exact mode: empty turns passed on a stall (followed: they consume nothing)
+  std::uint64_t adopted = 0;    ///< exact mode: turns message-exact on another worker (theirs never started)
   bool diverged = false;       ///< the policy, left alone, would have decided differently
   bool ran_out = false;        ///< some worker's recorded decisions ended before the run did
   std::vector<std::string> notes;  ///< where it diverged, skipped (the first few), ran out

@@ -37,7 +37,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(run_result, scenario, backend, policy, idle, 
                                    detail, errors, workload_ok, thread_timeline, peak_workers, final_workers,
                                    scale_up_s)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(replay_log, recorded, followed, skipped, reordered, free_turns, exact, inexact, passed,
-                                   diverged, ran_out, notes)
+                                   adopted, diverged, ran_out, notes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(preemption, worker, op, delay_ns, where)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(sim_result, run, machine, interleave, context_factory, cores, sim_s, real_s,
                                    event_hash, flushes, blocks, migrations, aborted, replay, points, preemptions)

@@ -143,6 +143,27 @@ TEST_CASE("a full-level trace of a real run of every stock workload replays mess
   }
 }
 
+TEST_CASE("a recording whose policy started more workers than the replay's stays message-exact" * doctest::timeout(300)) {
+  // stock burst: adaptive from 1 thread up to 4; under modeled timing the replayed policy
+  // may start fewer, and the turns of a worker it never starts are run by waiting workers
+  scenario s = stock("burst");
+  s.sched.workers = 1;
+  s.sched.min_workers = 1;
+  s.sched.max_workers = 4;
+  const std::string real = temp_path("scaled-real"), out = temp_path("scaled-rep");
+  REQUIRE(run_on_threads(s, trace_request{real, trace_level::full}).ok());
+  replayed rep = replay_real(s, real, out);
+  CAPTURE(notes(rep.sim.replay));
+  CAPTURE(rep.deliveries.first_difference);
+  REQUIRE(rep.sim.ok());
+  CHECK(rep.sim.replay.followed + rep.sim.replay.adopted == rep.sim.replay.recorded);
+  CHECK(rep.sim.replay.inexact == 0);
+  CHECK(rep.sim.replay.skipped == 0);
+  CHECK(rep.deliveries.equal);
+  std::remove(real.c_str());
+  std::remove(out.c_str());
+}
+
 TEST_CASE("a tampered trace whose turn names a message it never got is reported as not followed" *
           doctest::timeout(300)) {
   scenario s = stock("forward");
