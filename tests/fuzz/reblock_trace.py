@@ -11,7 +11,8 @@ checksums and the trailer are rewritten.
 import struct
 import sys
 
-MASK48 = (1 << 48) - 1
+MASK32 = (1 << 32) - 1
+SLOTS = 1024  # traces/format.hpp seq_slots: the codec's table of last seqs by sender
 
 
 def crc32c(data, crc=0):
@@ -52,8 +53,22 @@ def put_svarint(v):
     return put_varint((v << 1) ^ (v >> 63) if v < 0 else v << 1)
 
 
+class SeqTable:
+    """The codec's direct-mapped table of each sender's last seq (traces/event_codec.hpp)."""
+
+    def __init__(self):
+        self.sender = [0] * SLOTS
+        self.last = [0] * SLOTS
+
+    def swap(self, s, seq):
+        i = s & (SLOTS - 1)
+        base = self.last[i] if self.sender[i] == s else 0
+        self.sender[i], self.last[i] = s, seq
+        return base
+
+
 def decode(payload, count, first_time):
-    events, i, time, actor, last = [], 0, first_time, 0, {}
+    events, i, time, actor, seqs = [], 0, first_time, 0, SeqTable()
     for _ in range(count):
         head = payload[i]
         i += 1
@@ -65,10 +80,12 @@ def decode(payload, count, first_time):
             actor = (actor + da) & 0xFFFFFFFF
         message = other = 0
         if head & 0x40:
-            sender, i = varint(payload, i)
             ds, i = svarint(payload, i)
-            last[sender] = (last.get(sender, 0) + ds) & MASK48
-            message = (sender << 48) | last[sender]
+            sender = actor + ds
+            dq, i = svarint(payload, i)
+            seq = (seqs.swap(sender, 0) + dq) & MASK32
+            seqs.swap(sender, seq)
+            message = (sender << 32) | seq
         if head & 0x80:
             other, i = varint(payload, i)
         events.append((head & 0x0F, time, actor, message, other))
@@ -77,7 +94,7 @@ def decode(payload, count, first_time):
 
 
 def encode(events):
-    out, time, actor, last = bytearray(), events[0][1], 0, {}
+    out, time, actor, seqs = bytearray(), events[0][1], 0, SeqTable()
     for kind, t, a, message, other in events:
         head, body = kind, bytearray()
         if t != time:
@@ -90,9 +107,8 @@ def encode(events):
             actor = a
         if message:
             head |= 0x40
-            sender, seq = message >> 48, message & MASK48
-            body += put_varint(sender) + put_svarint(seq - last.get(sender, 0))
-            last[sender] = seq
+            sender, seq = message >> 32, message & MASK32
+            body += put_svarint(sender - a) + put_svarint(seq - seqs.swap(sender, seq))
         if other:
             head |= 0x80
             body += put_varint(other)
