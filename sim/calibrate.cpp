@@ -29,8 +29,9 @@
 //       of its own (calibration-ring: tokens hop from actor i to actor 5i+1 mod A, which visits
 //       every actor of a power-of-two ring in a scattered order) runs on ONE real worker
 //       (stealing, burst 16) in two shapes: many actors and one token (one message a
-//       turn) and few actors and many tokens (up to 16 messages a turn); the fastest of
-//       several runs counts (the least disturbed). Each is simulated on
+//       turn) and few actors and many tokens (up to 16 messages a turn), timed in CPU time
+//       (getrusage: the worker's time, not the other processes'); the cheapest of several
+//       runs counts. Each is simulated on
 //       one core with every term measured above and message = turn = 0; the real time the
 //       simulation misses, over both shapes, is solved for per-message and per-turn costs
 //       (two equations, two unknowns; clamped at 0). No stock scenario is run.
@@ -41,6 +42,7 @@
 
 #include <pthread.h>
 #include <sched.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -129,31 +131,57 @@ double per_op(std::uint64_t n, F body) {
   return ns_since(t0) / double(n);
 }
 
-/// One-way line transfer: ping-pong of a counter between CPUs 0 and 1; `extra_b` runs on the
-/// receiving side after each arrival.
-template <class F>
-double bounce(int rounds, F extra_b) {
-  line l;
+/// The lower quartile of v (see cost_of).
+double lower_quartile(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[std::size_t(0.25 * double(v.size() - 1) + 0.5)];
+}
+
+/// Two threads pinned to CPUs 0 and 1 play `batches` x `rounds` rounds: `a_round(i)` on CPU 0,
+/// `b_round(i)` on CPU 1 (each waits for the other's move). One thread pair for all batches,
+/// and batches short (tens of us), so that most run while both threads do: a batch in which
+/// either is preempted is stretched by a whole time slice, and the lower quartile of the
+/// per-batch times skips those. Returns each batch's time per round, ns.
+template <class A, class B>
+std::vector<double> pinned_pair(int batches, int rounds, A a_round, B b_round) {
+  const int n = batches * rounds;
   std::thread b([&] {
     pin(1);
-    for (int i = 0; i < rounds; ++i) {
-      while (l.v.load(std::memory_order_acquire) != std::uint64_t(2 * i + 1)) {
-      }
-      extra_b();
-      l.v.store(2 * i + 2, std::memory_order_release);
-    }
+    for (int i = 0; i < n; ++i) b_round(i);
   });
   pin(0);
-  auto t0 = clk::now();
-  for (int i = 0; i < rounds; ++i) {
-    l.v.store(2 * i + 1, std::memory_order_release);
-    while (l.v.load(std::memory_order_acquire) != std::uint64_t(2 * i + 2)) {
-    }
+  std::vector<double> per_round;
+  for (int k = 0; k < batches; ++k) {
+    auto t0 = clk::now();
+    for (int i = k * rounds; i < (k + 1) * rounds; ++i) a_round(i);
+    per_round.push_back(ns_since(t0) / rounds);
   }
-  double ns = ns_since(t0) / rounds / 2;
   b.join();
   unpin();
-  return ns;
+  per_round.erase(per_round.begin());  // the first batch waits for b to start
+  return per_round;
+}
+
+/// One-way line transfer: ping-pong of a counter between CPUs 0 and 1; `extra_b` runs on the
+/// receiving side after each arrival. Per batch: round trip / 2.
+template <class F>
+std::vector<double> bounce(int batches, int rounds, F extra_b) {
+  line l;
+  auto v = pinned_pair(
+      batches, rounds,
+      [&](int i) {
+        l.v.store(std::uint64_t(2 * i + 1), std::memory_order_release);
+        while (l.v.load(std::memory_order_acquire) != std::uint64_t(2 * i + 2)) {
+        }
+      },
+      [&](int i) {
+        while (l.v.load(std::memory_order_acquire) != std::uint64_t(2 * i + 1)) {
+        }
+        extra_b();
+        l.v.store(std::uint64_t(2 * i + 2), std::memory_order_release);
+      });
+  for (auto& x : v) x /= 2;
+  return v;
 }
 
 // ---- the runtime's data structures, over either platform ----
@@ -354,13 +382,25 @@ struct ring_run {
   double messages = 0, turns = 0;
 };
 
-/// The ring on one real worker (fastest of `reps`, after one untimed run) and in simulation
+/// The ring on one real worker (the least CPU time of `reps`, after one untimed run) and in simulation
 /// on machine file `machine_path` (one core).
 ring_run measure_ring(const scenario& s, const std::string& machine_path, int reps) {
   const workload_info& info = *find_workload(s.workload);
+  // CPU time of this process over the run (the worker's, plus the driver's start-up, which is
+  // small): what the run costs an undisturbed core. Wall time on a loaded machine counts the
+  // other processes' time slices too, and a run of tens of ms cannot dodge them.
+  auto cpu_ns = [] {
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return (double(u.ru_utime.tv_sec) + double(u.ru_stime.tv_sec)) * 1e9 +
+           (double(u.ru_utime.tv_usec) + double(u.ru_stime.tv_usec)) * 1e3;
+  };
+  double cpu = 0;
   auto once = [&] {
     auto w = info.make(with_defaults(info, s.workload_params), s.seed);
+    double c0 = cpu_ns();
     run_result r = run_on_threads(s.sched, *w, s.seed);
+    cpu = cpu_ns() - c0;
     if (!r.ok()) throw std::runtime_error("calibrate: the calibration ring failed on threads");
     return r;
   };
@@ -369,12 +409,12 @@ ring_run measure_ring(const scenario& s, const std::string& machine_path, int re
   std::vector<double> t;
   for (int i = 0; i < reps; ++i) {
     run_result r = once();
-    t.push_back(r.wall_s * 1e9);
+    t.push_back(std::min(cpu, r.wall_s * 1e9 * 1.05));  // CPU time; never much above the wall time
     out.messages = double(r.messages);
     out.turns = 0;
     for (auto& pw : r.per_worker) out.turns += double(pw.turns);
   }
-  // The fastest run: the one least disturbed by whatever else this machine runs (the
+  // The cheapest run: the one least disturbed by whatever else this machine runs (the
   // microbenchmarks' lower quartile of many batches serves the same end).
   out.real_ns = *std::min_element(t.begin(), t.end());
   sim_options o;
@@ -467,45 +507,37 @@ calibration calibrate_machine(const calibrate_options& o) {
        fmt("; fence %.2f ns, spin %.2f ns, yield %.0f ns", m.fence, m.spin, m.yield));
 
   say("calibrate: between cores (two threads pinned to CPUs 0 and 1)");
-  m.line_same_socket = cost_of(reps, [&] { return bounce(int(1000 / scale), [] {}); });
+  const int pair_batches = o.quick ? 200 : 600;
+  m.line_same_socket = lower_quartile(bounce(pair_batches, 50, [] {}));
   m.line_cross_socket = m.line_same_socket;
   static std::vector<std::uint64_t> buf(16 * 1024 / 8);
-  double migrate = cost_of(reps, [&] {
-    std::uint64_t sink = 0;
-    double t = bounce(int(100 / scale), [&] {
-      for (auto& x : buf) sink += x;
-      for (auto& x : buf) ++x;  // and write it back: the next round pulls it again
-    });
-    asm volatile("" : : "r"(sink));
-    return t;
-  });
+  std::uint64_t sink = 0;
+  const double migrate = lower_quartile(bounce(pair_batches / 4, 5, [&] {
+    for (auto& x : buf) sink += x;
+    for (auto& x : buf) ++x;  // and write it back: the next round pulls it again
+  }));
+  asm volatile("" : : "r"(sink));
   m.migration_per_kib = std::max(0.0, (2 * migrate - 2 * m.line_same_socket) / 16.0);  // once per round trip
-  m.lock_handoff = cost_of(reps, [&] {
+  {
+    // strict alternation on a std::mutex: each round, one side takes the lock the other held
     std::mutex mx;
     line turn;
-    const int rounds = int(500 / scale);
-    std::thread b([&] {
-      pin(1);
-      for (int i = 0; i < rounds; ++i) {
-        while (turn.v.load(std::memory_order_acquire) != 1) {
-        }
-        std::lock_guard g(mx);
-        turn.v.store(0, std::memory_order_release);
-      }
-    });
-    pin(0);
-    auto t0 = clk::now();
-    for (int i = 0; i < rounds; ++i) {
-      while (turn.v.load(std::memory_order_acquire) != 0) {
-      }
-      std::lock_guard g(mx);
-      turn.v.store(1, std::memory_order_release);
-    }
-    double ns = ns_since(t0) / (2.0 * rounds);
-    b.join();
-    unpin();
-    return std::max(0.0, ns - 2 * m.line_same_socket - m.atomic_rmw);  // turn flag and lock word each move once
-  });
+    const double per_handoff = lower_quartile(pinned_pair(
+        pair_batches, 25,
+        [&](int) {
+          while (turn.v.load(std::memory_order_acquire) != 0) {
+          }
+          std::lock_guard g(mx);
+          turn.v.store(1, std::memory_order_release);
+        },
+        [&](int) {
+          while (turn.v.load(std::memory_order_acquire) != 1) {
+          }
+          std::lock_guard g(mx);
+          turn.v.store(0, std::memory_order_release);
+        })) / 2;  // a round is two hand-offs
+    m.lock_handoff = std::max(0.0, per_handoff - 2 * m.line_same_socket - m.atomic_rmw);  // turn flag and lock word each move once
+  }
   note(fmt("line transfer %.0f ns (one way), migration %.0f ns/KiB, lock hand-off %.0f ns", m.line_same_socket,
            m.migration_per_kib, m.lock_handoff));
 
