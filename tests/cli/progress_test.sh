@@ -8,8 +8,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-# A forward run the simulator takes a few seconds over (and threads over a second).
-long=(--param tokens=40 --param hops=${PROGRESS_HOPS:-300000})
+# A forward run the simulator takes a few seconds over (about 4 s here; over 1 s on a machine 3x faster).
+long=(--param tokens=40 --param hops=${PROGRESS_HOPS:-600000})
+# On threads, a run whose length does not depend on the machine's speed: 4,004 messages of
+# 1 ms of burn each, about 2 s on 2 workers (12M plain messages take under a second on a
+# quiet machine, and then no progress is due).
+burning=(--param tokens=4 --param hops=1000 --param cost_ns=1000000)
 
 # 1. Rows stream: each row is stamped when it is read; the second simulation is as long as the
 #    first, so a table printed at the end would show both rows at the same moment.
@@ -35,7 +39,7 @@ out=$(tty_run "$bin" sim --cores 2 "${long[@]}")
 [[ $out == *"verdict"*OK* ]] || fail "sim on a terminal printed no summary: $out"
 out=$(tty_run "$bin" sim --cores 2 "${long[@]}" --json)
 [[ $out != *simulating* ]] || fail "sim --json showed progress: $out"
-out=$(tty_run "$bin" run "${long[@]}" --workers 2)
+out=$(tty_run "$bin" run "${burning[@]}" --workers 2)
 [[ $out == *"run: forward, stealing, 2 workers: running, "* ]] || fail "run on a terminal showed no progress: $out"
 out=$(tty_run "$bin" sim --cores 2 --param hops=100)
 [[ $out != *simulating* ]] || fail "a short sim showed progress: $out"
