@@ -98,12 +98,7 @@ scenario_error::scenario_error(std::string file, std::uint32_t line, std::uint32
 
 scenario load_scenario_text(std::string_view text, const std::string& source_name) {
   toml_reader r(source_name);
-  toml::table root;
-  try {
-    root = toml::parse(text, source_name);
-  } catch (const toml::parse_error& e) {
-    r.fail(e.source(), std::string(e.description()));
-  }
+  toml::table root = r.parse(text);
   scenario s;
   s.source = source_name;
   s.name = default_name(source_name);

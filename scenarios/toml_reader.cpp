@@ -73,6 +73,14 @@ std::string joined(const std::vector<std::string>& names) {
   return r;
 }
 
+toml::table toml_reader::parse(std::string_view text) const {
+  try {
+    return toml::parse(text, source_);
+  } catch (const toml::parse_error& e) {
+    fail(e.source(), std::string(e.description()));
+  }
+}
+
 void toml_reader::fail(const toml::source_region& where, const std::string& message) const {
   std::string one_line = message;
   std::replace(one_line.begin(), one_line.end(), '\n', ' ');

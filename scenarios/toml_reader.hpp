@@ -26,6 +26,9 @@ class toml_reader {
   explicit toml_reader(std::string source, bool positions = true)
       : source_(std::move(source)), positions_(positions) {}
 
+  /// Parses `text` (named by the source given at construction); a syntax error fails at its position.
+  toml::table parse(std::string_view text) const;
+
   [[noreturn]] void fail(const toml::source_region& where, const std::string& message) const;
   [[noreturn]] void fail_at_start(const std::string& message) const;
 

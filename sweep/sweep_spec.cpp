@@ -169,12 +169,7 @@ void apply_axis_value(scenario& s, sim_options& o, const std::string& axis, cons
 
 sweep_spec load_sweep_text(std::string_view text, const std::string& source_name) {
   toml_reader r(source_name);
-  toml::table root;
-  try {
-    root = toml::parse(text, source_name);
-  } catch (const toml::parse_error& e) {
-    r.fail(e.source(), std::string(e.description()));
-  }
+  toml::table root = r.parse(text);
   sweep_spec spec;
   spec.source = source_name;
   std::filesystem::path p(source_name);
