@@ -50,8 +50,8 @@
 //   3. the turn (worker.hpp picks_messages / next_message) takes each recorded id from the
 //      inbox, waiting in the turn while it has not been sent yet;
 //   4. a worker that waits (for its actor, or inside a turn for a message) polls: it drains
-//      the inner policy, its actor's mailbox and the held actors' mailboxes, then parks for
-//      `poll_ns`. Why this finishes: the recording is one real execution, so among the
+//      the inner policy, its actor's mailbox and the held actors' mailboxes, then spends
+//      `poll_ns` of modeled time and yields its core. Why this finishes: the recording is one real execution, so among the
 //      waiting workers the one whose next step came first in real time can always take it
 //      (what it waits for happened before, in a prefix the replay has run). A trace that is
 //      not a real execution (damaged, tampered with, a workload that is not deterministic)
@@ -209,7 +209,6 @@ class replay_policy : public Inner {
     }
     ++progress_;
     if (mode_ == mode::free) flush(w);
-    wake_waiting(w);
   }
 
   std::size_t queued() const { return Inner::queued() + held_.size(); }
@@ -376,7 +375,7 @@ class replay_policy : public Inner {
           ++script_.log().passed;
           script_.advance(v);
           ++progress_;
-          if (v != w) park_.wake(v, int(w));
+          stop_waiting(w);  // or it would count as waiting while it runs on
           return true;
         }
       }
@@ -389,7 +388,7 @@ class replay_policy : public Inner {
                                         " never started in this replay (the policy did not scale as recorded); "
                                         "waiting workers run its recorded turns from here");
           ++progress_;
-          wake_waiting(w);
+          stop_waiting(w);
           return true;
         }
       if (script_.log().notes.size() < 12) script_.log().notes.push_back("stall: " + waits());
@@ -400,14 +399,13 @@ class replay_policy : public Inner {
         stop_waiting(w);
         return false;
       }
-      if (victim != slots_) {
-        state_[victim].give_up = true;
-        park_.wake(victim, int(w));
-      }
+      if (victim != slots_) state_[victim].give_up = true;  // it sees this at its next poll
     }
-    park_.announce(w);
-    park_.park_for(w, poll_ns);
-    park_.cancel(w);
+    // Not a park: a parked worker is a sleeper any policy's wake_one may pick, and a wake-up
+    // spent on a poller could strand an idle worker's queue once the run is free. Spending
+    // poll_ns of modeled time and giving the core away lets the others run meanwhile.
+    script_.plat().charge_ns(poll_ns);
+    script_.plat().yield_now();
     stop_waiting(w);
     return true;
   }
@@ -447,10 +445,7 @@ class replay_policy : public Inner {
     inbox_.flush([&](cell& c) { Inner::push(int(w), c, push_reason::sent); });
   }
 
-  void wake_waiting(unsigned w) {
-    for (unsigned v = 0; v < slots_; ++v)
-      if (v != w && state_[v].waiting) park_.wake(v, int(w));
-  }
+
 
   cell* take(unsigned w, cell* a) {
     state_[w].limit = script_.peek(w)->messages;
