@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -23,6 +24,7 @@
 #include "scenarios/scenario_loader.hpp"
 #include "sim/machine_model.hpp"
 #include "sim/run_sim.hpp"
+#include "viz/accuracy_report.hpp"
 
 namespace twinsched::cli {
 namespace {
@@ -30,6 +32,7 @@ namespace {
 struct accuracy_cli {
   std::vector<std::string> scenarios, policies, params;
   std::string workers_text, machine = "this-machine", tolerance, worst_tolerance;
+  std::string report;  ///< --report: the makespan errors as an HTML page
   unsigned runs = 3, warmup = 1;
   std::uint64_t seed = 0;
   bool json = false, markdown = false;
@@ -169,6 +172,11 @@ int accuracy(const accuracy_cli& o) {
   const unsigned here = std::max(1u, std::thread::hardware_concurrency());
   if (o.json && o.markdown) throw command_line("--json and --markdown: choose one");
   load_machine(o.machine);  // a bad name or file: machine_error, exit 2, before anything runs
+  std::ofstream page;  // opened now: an unwritable --report fails before minutes of runs
+  if (!o.report.empty()) {
+    page.open(o.report, std::ios::trunc);
+    if (!page) throw command_line("--report " + o.report + ": cannot create the file");
+  }
 
   std::vector<std::uint32_t> workers;
   if (given(o.workers_opt)) {
@@ -246,6 +254,17 @@ int accuracy(const accuracy_cli& o) {
     std::cout << accuracy_json(setup, cases, sum).dump(2) << '\n';
   else
     print_accuracy(std::cout, setup, cases, sum, o.markdown);
+  if (page.is_open()) {
+    std::vector<viz::accuracy_bar> bars;
+    for (const auto& c : cases)
+      bars.push_back({case_name(c.s), c.ok() ? c.real.wall_s : 0, c.ok() ? c.sim.run.wall_s : 0, !c.ok()});
+    char note[200];
+    std::snprintf(note, sizeof note, "median |makespan error| %.1f%%, worst %.1f%% (%s); within 10%%: %zu of %zu, within 25%%: %zu",
+                  sum.median_abs_error_pct, sum.worst_abs_error_pct, sum.worst_case.c_str(), sum.within_10,
+                  sum.compared, sum.within_25);
+    viz::write_accuracy_report(page, "twinsched accuracy on " + o.machine, note, bars);
+    std::cerr << "accuracy: wrote " << o.report << '\n';
+  }
   return within_tolerance(setup, sum) ? 0 : 1;
 }
 
@@ -326,6 +345,8 @@ void add_accuracy_command(CLI::App& app, action& chosen) {
                       ->type_name("PCT"));
   cmd->add_flag("--json", o->json, "Print one JSON object (setup, every case, summary) instead of tables.");
   cmd->add_flag("--markdown", o->markdown, "Print the tables in Markdown, for a report (not with --json).");
+  cmd->add_option("--report", o->report, "Also write the makespan errors as an HTML page: a bar per case, the 10% and 25% bands.")
+      ->type_name("FILE");
   cmd->callback([&chosen, o] { chosen = [o] { return accuracy(*o); }; });
 }
 

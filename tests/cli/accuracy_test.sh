@@ -72,6 +72,11 @@ fi
 "$bin" accuracy "${tiny[@]}" --tolerance 100000000% --worst-tolerance 100000000% >out.txt 2>/dev/null; rc=$?
 [[ $rc -eq 0 ]] && grep -q ": PASS" out.txt && ok "a huge tolerance exits 0" || fail "huge tolerance exited $rc: $(cat out.txt)"
 
+"$bin" accuracy "${tiny[@]}" --report r.html >/dev/null 2>err.txt; rc=$?
+[[ $rc -eq 0 && $(cat err.txt) == *"accuracy: wrote r.html"* && $(grep -c '<svg class="chart"' r.html) -eq 1 &&
+   $(grep -o 'data-tip="forward [a-z-]* 1w: real' r.html | wc -l) -eq 2 && $(cat r.html) == *"median |makespan error| "* ]] &&
+  ok "--report writes a page with a bar per case" || fail "--report ($rc): $(cat err.txt)"
+
 # bad input: one line on stderr, nothing on stdout, exit 2
 bad() {  # bad EXPECTED-FRAGMENT ARGS...
   local want=$1
@@ -97,6 +102,7 @@ bad "--param" --scenario forward --param nosuch=1
 bad "nosuch-machine" --machine nosuch-machine
 bad "--json and --markdown: choose one" --json --markdown
 bad "no case to run" --scenario forward --policy donation --workers 1
+bad "--report no/such/folder/r.html: cannot create the file" --report no/such/folder/r.html
 
 [ $failures -eq 0 ] && echo "all accuracy CLI checks passed" || echo "$failures accuracy CLI checks failed"
 exit $((failures > 0))

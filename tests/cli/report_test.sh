@@ -73,6 +73,12 @@ check_page "$tmp/compare.html" compare
 grep -q 'Speed-up over the fewest cores' "$tmp/scaling.html" || fail "sim --report: no speed-up chart"
 check_page "$tmp/scaling.html" scaling 2
 
+# accuracy --report: the matrix's makespan errors as a page
+"$tw" accuracy --scenario forward --param hops=200 --policy stealing,sharing --workers 1 --runs 1 --report "$tmp/accuracy.html" \
+  >/dev/null 2>&1 || true  # exit 1 only says the errors are large; the page is what is checked
+grep -q 'Makespan error per case' "$tmp/accuracy.html" || fail "accuracy --report: no error chart"
+check_page "$tmp/accuracy.html" accuracy 1
+
 # analyze: the numbers, JSON and GraphViz
 out=$("$tw" analyze "$tmp/pi.tst")
 for word in "strongly connected" "parallelism" "span" "bound" "this run"; do
