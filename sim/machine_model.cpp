@@ -167,6 +167,11 @@ std::vector<std::string> machine_dirs() {
 #ifdef TWINSCHED_MACHINE_DIR
   d.emplace_back(TWINSCHED_MACHINE_DIR);
 #endif
+  // An installed twinsched (cmake --install): PREFIX/bin/twinsched finds PREFIX/share/twinsched/machines,
+  // wherever the prefix was moved to.
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (!ec) d.push_back((exe.parent_path().parent_path() / "share" / "twinsched" / "machines").string());
   return d;
 }
 
