@@ -1,7 +1,6 @@
 // The HTML report: one self-contained page (nothing fetched), every panel drawn, two runs compared with the diff's table.
 #include <doctest/doctest.h>
 
-#include <regex>
 #include <sstream>
 
 #include "hand_built_traces.hpp"
@@ -46,7 +45,12 @@ TEST_CASE("a report is one page that loads nothing: no src, href, url() or impor
   const std::string s = page({f.path()});
   CHECK(s.rfind("<!DOCTYPE html>", 0) == 0);
   CHECK(s.find("Content-Security-Policy\" content=\"default-src 'none'") != std::string::npos);
-  const std::string markup = std::regex_replace(s, std::regex("<script[^>]*>[\\s\\S]*?</script>"), "");  // the code aside
+  std::string markup = s;  // the code aside: each <script ...>...</script> removed (std::regex trips GCC 12's
+                           // -Wmaybe-uninitialized under ASan, and the build has -Werror)
+  for (std::size_t at; (at = markup.find("<script")) != std::string::npos;) {
+    const std::size_t end = markup.find("</script>", at);
+    markup.erase(at, end == std::string::npos ? std::string::npos : end + 9 - at);
+  }
   CHECK(count(markup, "<script") == 0);  // every script is inline (none has a src)
   CHECK(count(markup, " src=") == 0);
   CHECK(count(markup, "href=") == 0);
