@@ -30,6 +30,9 @@ elif (( (t2 - t1) * 10 < t2 * 3 )); then
 else
   echo "ok: rows streamed (first at ${t1} ms, second at ${t2} ms)"
 fi
+# Under ASan every simulation child warns once that SimGrid's context switches leave the stack
+# ASan knows (3 lines); that is the sanitizer speaking, not progress.
+sed -i '/ASan is ignoring requested __asan_handle_no_return/,+2d' "$tmp/err.txt"
 [[ ! -s $tmp/err.txt ]] || fail "progress printed when stderr is not a terminal: $(cat "$tmp/err.txt")"
 
 # 2. On a terminal: a progress line for sim and run; none with --json.

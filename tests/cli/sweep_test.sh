@@ -27,6 +27,9 @@ head -1 grid.csv | grep -q '^cell,backend,policy,cores,seed,verdict,makespan_s,m
   fail "CSV header: $(head -1 grid.csv)"
 jq -e 'select(.verdict == "OK" and .messages > 0 and (.cores | type) == "number")' grid.jsonl >/dev/null || fail "JSON rows: $(head -1 grid.jsonl)"
 grep -q '<svg' grid.html && grep -q 'Scaling per policy' grid.html && grep -q 'Heat map' grid.html || fail "the report lacks its charts"
+# Under ASan every simulation child warns once that SimGrid's context switches leave the stack
+# ASan knows (3 lines); that is the sanitizer speaking, not the sweep.
+sed -i '/ASan is ignoring requested __asan_handle_no_return/,+2d' err.txt
 [[ ! -s err.txt ]] || fail "a sweep that is not on a terminal and ends within 10 s prints no progress: $(cat err.txt)"
 
 # Deterministic: the same grid at --jobs 1 gives the same rows (wall_s aside).
