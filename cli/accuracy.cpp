@@ -192,6 +192,13 @@ bool within_tolerance(const accuracy_setup& setup, const accuracy_summary& sum) 
   return true;
 }
 
+std::string makespan_summary(const accuracy_summary& sum) {
+  return "makespan |error|: median " + fmt("%.1f%%", sum.median_abs_error_pct) + ", worst " +
+         fmt("%.1f%%", sum.worst_abs_error_pct) + " (" + sum.worst_case + "); within 10%: " + std::to_string(sum.within_10) +
+         " of " + std::to_string(sum.compared) + ", within 25%: " + std::to_string(sum.within_25) + " of " +
+         std::to_string(sum.compared);
+}
+
 void print_accuracy(std::ostream& out, const accuracy_setup& setup, const std::vector<accuracy_case>& cases,
                     const accuracy_summary& sum, bool markdown) {
   const auto& metrics = accuracy_metrics();
@@ -245,9 +252,7 @@ void print_accuracy(std::ostream& out, const accuracy_setup& setup, const std::v
     if (!c.ok()) out << b << "FAILED " << case_name(c.s) << ": " << c.failure << '\n';
   out << b << "cases: " << sum.cases << " (" << sum.compared << " compared, " << sum.failed << " failed)\n";
   if (sum.compared) {
-    out << b << "makespan |error|: median " << fmt("%.1f%%", sum.median_abs_error_pct) << ", worst "
-        << fmt("%.1f%%", sum.worst_abs_error_pct) << " (" << sum.worst_case << "); within 10%: " << sum.within_10
-        << " of " << sum.compared << ", within 25%: " << sum.within_25 << " of " << sum.compared << '\n';
+    out << b << makespan_summary(sum) << '\n';
     out << b << "median |error| of the counters (over the cases where they are not 0 on both sides):";
     bool first = true;
     for (std::size_t i = 1; i < metrics.size(); ++i) {

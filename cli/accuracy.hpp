@@ -69,6 +69,9 @@ struct accuracy_setup {
 /// True when the summary meets both tolerances that were given (and no case failed).
 bool within_tolerance(const accuracy_setup& setup, const accuracy_summary& sum);
 
+/// "makespan |error|: median M%, worst W% (case); within 10%: a of n, within 25%: b of n".
+std::string makespan_summary(const accuracy_summary& sum);
+
 /// The two tables (makespan; busy share and counters as real/sim and error) and the summary
 /// lines, aligned for a terminal or as Markdown.
 void print_accuracy(std::ostream& out, const accuracy_setup& setup, const std::vector<accuracy_case>& cases,

@@ -258,11 +258,7 @@ int accuracy(const accuracy_cli& o) {
     std::vector<viz::accuracy_bar> bars;
     for (const auto& c : cases)
       bars.push_back({case_name(c.s), c.ok() ? c.real.wall_s : 0, c.ok() ? c.sim.run.wall_s : 0, !c.ok()});
-    char note[200];
-    std::snprintf(note, sizeof note, "median |makespan error| %.1f%%, worst %.1f%% (%s); within 10%%: %zu of %zu, within 25%%: %zu",
-                  sum.median_abs_error_pct, sum.worst_abs_error_pct, sum.worst_case.c_str(), sum.within_10,
-                  sum.compared, sum.within_25);
-    viz::write_accuracy_report(page, "twinsched accuracy on " + o.machine, note, bars);
+    viz::write_accuracy_report(page, "twinsched accuracy on " + o.machine, makespan_summary(sum), bars);
     std::cerr << "accuracy: wrote " << o.report << '\n';
   }
   return within_tolerance(setup, sum) ? 0 : 1;

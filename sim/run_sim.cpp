@@ -253,8 +253,10 @@ std::string process_state(pid_t pid) {
   std::ifstream status("/proc/" + std::to_string(pid) + "/status");
   std::string line, state = "?";
   while (std::getline(status, line))
-    if (line.rfind("State:", 0) == 0 && line.find_first_not_of(" \t", 6) != std::string::npos)
-      state = line.substr(line.find_first_not_of(" \t", 6));
+    if (line.rfind("State:", 0) == 0) {
+      const std::size_t from = line.find_first_not_of(" \t", 6);
+      if (from != std::string::npos) state = line.substr(from);
+    }
   return "  its process: state " + state + ", waits in " + first_line("wchan") + ", system call " + first_line("syscall") + "\n";
 }
 }  // namespace
