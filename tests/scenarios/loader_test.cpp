@@ -7,6 +7,7 @@
 #include <string>
 
 #include "scenarios/scenario_loader.hpp"
+#include "one_line_error.hpp"
 
 TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
 
@@ -33,11 +34,7 @@ std::string error_of(std::string_view text) {
 
 /// The error is one line, starts with "bad.toml:LINE:COL: " and contains `phrase`.
 void check_error(std::string_view text, const std::string& where, const std::string& phrase) {
-  const std::string e = error_of(text);
-  CAPTURE(e);
-  CHECK(e.rfind("bad.toml:" + where + ": ", 0) == 0);
-  CHECK(e.find(phrase) != std::string::npos);
-  CHECK(e.find('\n') == std::string::npos);
+  testing::check_one_line_error(error_of(text), where, phrase);
 }
 
 std::string joined(const std::vector<std::string>& v) {

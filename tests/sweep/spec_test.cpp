@@ -5,6 +5,7 @@
 
 #include "scenarios/scenario_loader.hpp"
 #include "sweep/sweep_spec.hpp"
+#include "one_line_error.hpp"
 
 TEST_SUITE_BEGIN("unit");
 
@@ -22,11 +23,7 @@ std::string error_of(std::string_view text) {
 }
 
 void check_error(std::string_view text, const std::string& where, const std::string& phrase) {
-  const std::string e = error_of(text);
-  CAPTURE(e);
-  CHECK(e.rfind("bad.toml:" + where + ": ", 0) == 0);
-  CHECK(e.find(phrase) != std::string::npos);
-  CHECK(e.find('\n') == std::string::npos);
+  testing::check_one_line_error(error_of(text), where, phrase);
 }
 
 }  // namespace
