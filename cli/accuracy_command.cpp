@@ -87,7 +87,8 @@ scenario resolve_scenario(const std::string& arg) {
 }
 
 /// Progress on stderr (cli/progress.hpp): on a terminal one line redrawn in place with the
-/// phase of the case (warm-up, run k, simulating and its seconds); elsewhere one line per case.
+/// phase of the case (warm-up, run k and its messages so far, the simulation's simulated time
+/// and messages); elsewhere one line per case.
 class matrix_progress {
  public:
   explicit matrix_progress(std::size_t total)
@@ -98,8 +99,11 @@ class matrix_progress {
   void step(std::size_t k, const std::string& what, const std::string& phase) {
     if (!phase.empty() && !live()) return;
     k_ = k;
+    phase_ = phase;
     p_.update(status(what, phase));
   }
+  /// The phase last given to step() ("real run 2/5").
+  const std::string& phase() const { return phase_; }
   /// "[3/74] forward stealing 2w"
   std::string head(const std::string& what) const {
     return "[" + std::to_string(k_ + 1) + "/" + std::to_string(total_) + "] " + what;
@@ -120,6 +124,7 @@ class matrix_progress {
 
  private:
   std::size_t total_, k_ = 0;
+  std::string phase_;
   progress::mode mode_;
   progress p_;
 };
@@ -142,7 +147,7 @@ void run_case(accuracy_case& c, const accuracy_cli& o, matrix_progress& p, std::
     for (unsigned i = 0; i < o.warmup + o.runs; ++i) {
       const bool warm = i < o.warmup;
       p.step(k, name, warm ? "real warm-up" : "real run " + std::to_string(i - o.warmup + 1) + "/" + std::to_string(o.runs));
-      run_result r = run_on_threads(c.s);
+      run_result r = p.live() ? run_with_progress(p.line(), c.s, {}, p.head(name) + ": " + p.phase()) : run_on_threads(c.s);
       if (!r.ok()) {
         c.failure = "real run: " + verdict_failure(r);
         return;
@@ -279,7 +284,9 @@ left out of the statistics.
 The defaults: every stock scenario (scenarios/*.toml except the sim_* finding scenarios;
 `twinsched list scenarios`) x every policy the scenario can use (donation needs a group of
 equal actors; adaptive a worker count within its min/max) x 1 and 2 workers (at most this
-machine's cores; a larger --workers is refused). Progress goes to stderr.
+machine's cores; a larger --workers is refused). Progress goes to stderr: on a terminal a
+line with the case, its phase and how far it has got (messages of a real run, simulated time
+and messages of the simulation); elsewhere a line per case.
 --tolerance compares the median over the compared cases of |makespan error| (the "median"
 of the summary line); --worst-tolerance the largest |makespan error|. The counters never
 decide the exit code.

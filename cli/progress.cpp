@@ -106,4 +106,35 @@ std::string duration_text(double s) {
   return b;
 }
 
+std::string count_text(double n) {
+  char b[32];
+  if (n < 1e3)
+    std::snprintf(b, sizeof b, "%.0f", n);
+  else if (n < 1e6)
+    std::snprintf(b, sizeof b, "%.1f k", n * 1e-3);
+  else if (n < 1e9)
+    std::snprintf(b, sizeof b, "%.1f M", n * 1e-6);
+  else
+    std::snprintf(b, sizeof b, "%.1f G", n * 1e-9);
+  return b;
+}
+
+std::string count_of_text(std::uint64_t n, std::uint64_t total, const std::string& unit) {
+  if (total == 0 || n > total) return count_text(double(n)) + " " + unit;
+  return count_text(double(n)) + " of " + count_text(double(total)) + " " + unit;
+}
+
+std::string sim_time_text(double s) {
+  char b[32];
+  if (s < 1e-6)
+    std::snprintf(b, sizeof b, "%.0f ns", s * 1e9);
+  else if (s < 1e-3)
+    std::snprintf(b, sizeof b, "%.1f us", s * 1e6);
+  else if (s < 1)
+    std::snprintf(b, sizeof b, "%.1f ms", s * 1e3);
+  else
+    std::snprintf(b, sizeof b, "%.2f s", s);
+  return b;
+}
+
 }  // namespace twinsched::cli

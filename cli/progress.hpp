@@ -2,15 +2,19 @@
 //
 // Use:
 //   progress p("sim", progress::mode_for(json));   // live on a terminal, silent under --json or when piped
-//   p.update("forward on 16 cores: 2.4 s");         // cheap; drawn at most 4 times a second, after the first second
+//   p.update("forward on 16 cores: simulated 12.3 ms, 4.1 M of 12.0 M messages, 2.4 s");
+//                                                   // cheap; drawn at most 4 times a second, after the first second
 //   p.print(std::cout, row);                        // a permanent line, printed above the live one
 //   { progress_ticker t(p, [&] { return "running " + p.elapsed_text(); }); blocking_call(); }
 //   p.finish();                                     // erases the live line (the destructor does too)
 // Never start a progress_ticker around code that forks (simulate(), start_simulation()):
 // poll the child and call update() from the same thread instead (cli/sim_progress.hpp does).
+// A status says what is happening, not only how long it has taken: simulated time reached,
+// messages processed, events read (cli/sim_progress.hpp builds those of runs).
 #pragma once
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <mutex>
 #include <ostream>
@@ -77,5 +81,11 @@ class progress_ticker {
 
 /// "4.2 s" below a minute, "1:05" above, "1:02:03" above an hour.
 std::string duration_text(double s);
+/// A count for a progress line: "950", "12.3 k", "4.1 M", "2.0 G".
+std::string count_text(double n);
+/// "4.1 M of 12.0 M messages"; "4.1 M messages" when the total is unknown (0) or passed.
+std::string count_of_text(std::uint64_t n, std::uint64_t total, const std::string& unit);
+/// Simulated time: "850 ns", "12.3 us", "12.3 ms", "1.23 s".
+std::string sim_time_text(double s);
 
 }  // namespace twinsched::cli

@@ -71,10 +71,18 @@ int replay(const replay_cli& c) {
             << h.policy << ") on " << o.cores << " simulated cores of " << o.machine << " ...\n";
   progress p("replay", progress::mode_for(c.json));
   sim_result r = simulate_with_progress(p, s, o, "replaying " + c.file);
-  p.finish();
   traces::trace_reader out(o.trace_path);
   traces::replay_match m;
-  if (as_recorded) m = traces::compare_replay(rec, out);
+  if (as_recorded) {
+    const double t0 = p.elapsed_s();
+    progress_ticker ticker(p, [&] {  // no fork from here on
+      return "comparing with the recording: " +
+             count_of_text(rec.events_read() + out.events_read(), rec.events() + out.events(), "events") + " read, " +
+             duration_text(p.elapsed_s() - t0);
+    });
+    m = traces::compare_replay(rec, out);
+  }
+  p.finish();
   const replay_log& log = r.replay;
   const double followed_pct = log.recorded ? 100.0 * double(log.followed) / double(log.recorded) : 0;
   // a message-exact replay must give every actor the recorded messages: the footers' digests
@@ -175,6 +183,9 @@ Examples:
   twinsched replay sim.tst --step                     step event by event (`help` at the prompt)
   twinsched replay real.tst --until 120000 --break steal --batch    the state at the first stop
 Stepping walks the replayed trace (full level), so mailbox sizes are always known.
+On a terminal, once it takes more than a second, a progress line on stderr shows the
+simulated time, messages and recorded turns replayed so far, then the events read comparing
+the replay with the recording; none under --json or when stderr is not a terminal.
 Exit codes: 0 the replay is correct (and identical, for a simulated trace; message-exact with
 equal digests, for a real one at full level); 1 otherwise;
 2 a bad flag or an unreadable trace.)";

@@ -11,6 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "cli/progress.hpp"
 #include "traces/diff.hpp"
 #include "traces/trace_reader.hpp"
 #include "viz/html_report.hpp"
@@ -28,12 +29,30 @@ int report(const report_cli& o) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<traces::trace_reader>> readers;
   std::vector<viz::report_run> runs;
+  progress p("report", progress::mode_for(false));
+  // "reading a.tst: 1.2 M of 4.0 M events read, 2.1 s": the events this phase's readers decoded
+  // (comparing two simulations reads them twice, the second time only up to a difference: no total)
+  auto phase = [&](const std::string& what, std::vector<const traces::trace_reader*> rs, bool counted) {
+    std::uint64_t base = 0, total = 0;
+    for (auto* r : rs) base += r->events_read(), total += counted ? r->events() : 0;
+    const double from = p.elapsed_s();
+    return [&p, what, rs, base, total, from] {
+      std::uint64_t n = 0;
+      for (auto* r : rs) n += r->events_read();
+      return what + ": " + count_of_text(n - base, total, "events") + " read, " + duration_text(p.elapsed_s() - from);
+    };
+  };
   for (const auto& f : o.files) {
     readers.push_back(std::make_unique<traces::trace_reader>(f));
+    progress_ticker ticker(p, phase("reading " + f, {readers.back().get()}, true));
     runs.push_back({f, viz::profile_trace(*readers.back(), o.opt)});
   }
   std::unique_ptr<traces::diff_report> d;
-  if (runs.size() == 2) d = std::make_unique<traces::diff_report>(traces::diff_traces(*readers[0], *readers[1], {}));
+  if (runs.size() == 2) {
+    progress_ticker ticker(p, phase("comparing the two", {readers[0].get(), readers[1].get()}, false));
+    d = std::make_unique<traces::diff_report>(traces::diff_traces(*readers[0], *readers[1], {}));
+  }
+  p.finish();
   std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
   if (!out) {
     std::cerr << "twinsched: " << o.out << ": cannot create the report file (" << std::strerror(errno) << ")\n";
@@ -67,7 +86,8 @@ With two traces (sim vs real, policy A vs B): the `diff` table with the largest
 differences highlighted, the logical-equivalence verdict, the time charts overlaid,
 then each run's panels.
 Large traces are read once, streaming; charts are cut into --bins columns and at most
---max-spells exact spells are kept for zooming in.
+--max-spells exact spells are kept for zooming in. On a terminal, reading that takes more
+than a second shows a progress line on stderr: the events read of the trace's total.
 Examples:
   twinsched sim scenarios/pi.toml --cores 4 --trace pi.tst && twinsched report pi.tst -o pi.html
   mkdir -p v && twinsched validate scenarios/forward.toml --out v    real and simulated traces

@@ -9,6 +9,7 @@
 #include "cli/commands.hpp"
 #include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
+#include "cli/sim_progress.hpp"
 #include "cli/summary.hpp"
 #include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -58,9 +59,7 @@ int run(const run_options& o) {
   run_result r;
   progress p("run", progress::mode_for(o.json));
   try {
-    const std::string what = s.name + ", " + s.sched.policy + ", " + std::to_string(s.sched.workers) + " workers: running, ";
-    progress_ticker ticker(p, [&] { return what + p.elapsed_text(); });
-    r = run_on_threads(s, t);
+    r = run_with_progress(p, s, t, s.name + ", " + s.sched.policy + ", " + std::to_string(s.sched.workers) + " workers");
   } catch (const config_error& e) {  // e.g. a policy the workload cannot use
     throw scenario_error(s.source, 0, 0, e.what());
   }
@@ -78,8 +77,9 @@ Examples:
   twinsched run scenarios/pingpong.toml --idle park    same file, another idle strategy
   twinsched run scenarios/forward.toml --workers 4 --param hops=1000 --param tokens=50
   twinsched run scenarios/pi.toml --policy shared-queue --json | jq .msgs_per_s
-On a terminal, a run that takes more than a second shows a progress line on stderr (none
-under --json or when stderr is not a terminal).
+On a terminal, a run that takes more than a second shows a progress line on stderr: the
+messages processed so far (of those the workload expects), their rate and the time taken;
+none under --json or when stderr is not a terminal.
 Exit codes: 0 the run's verdict is OK, 1 it failed (checksum, message count, the workload's
 own check, or a behavior threw), 2 the scenario or a flag is invalid.)";
 

@@ -180,7 +180,10 @@ constexpr const char* sim_footer = R"(Flags beat the scenario file; the file bea
 the machine's own core count and the scenario's workers are used. With more workers than
 cores, workers share cores (worker i runs on core i mod cores). A --cores list prints each
 row of its table as that simulation ends. On a terminal, a simulation that takes more than a
-second shows a progress line on stderr (none under --json or when stderr is not a terminal).
+second shows a progress line on stderr: the simulated time reached, the messages processed
+(of those the workload expects) and the real time taken; none under --json or when stderr
+is not a terminal. The simulation reports at simulated-time steps, never by a clock: a
+result is the same with the line shown or not.
 Examples:
   twinsched sim scenarios/forward.toml --cores 16
   twinsched sim scenarios/forward.toml --machine xeon-2s-32c --policy shared-queue

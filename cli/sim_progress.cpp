@@ -1,10 +1,16 @@
-// simulate() with a progress line: start the child, poll its pipe, redraw between polls.
+// simulate() and run_on_threads() with a progress line: poll the simulation's progress page, or tick over a run_watch.
 #include "cli/sim_progress.hpp"
 
 #include <fcntl.h>
 #include <poll.h>
 
 namespace twinsched::cli {
+
+std::string sim_status(const sim_progress& sp) {
+  std::string s = "simulated " + sim_time_text(sp.sim_s) + ", " + count_of_text(sp.messages, sp.expected_messages, "messages");
+  if (sp.recorded_turns) s += ", " + count_of_text(sp.turns, sp.recorded_turns, "recorded turns");
+  return s;
+}
 
 sim_result simulate_with_progress(progress& p, const scenario& s, const sim_options& o, const std::string& what) {
   if (!p.enabled()) return simulate(s, o);
@@ -15,9 +21,22 @@ sim_result simulate_with_progress(progress& p, const scenario& s, const sim_opti
     pollfd fd{r.fd, POLLIN, 0};
     ::poll(&fd, 1, 250);
     if (read_available(r)) break;
-    p.update(what + ": simulating, " + duration_text(p.elapsed_s() - t0));
+    p.update(what + ": " + sim_status(progress_of(r)) + ", " + duration_text(p.elapsed_s() - t0));
   }
   return finish_simulation(r);
+}
+
+run_result run_with_progress(progress& p, const scenario& s, const trace_request& t, const std::string& what) {
+  if (!p.enabled()) return run_on_threads(s, t);
+  run_watch watch;
+  const double t0 = p.elapsed_s();
+  progress_ticker ticker(p, [&] {
+    const double took = p.elapsed_s() - t0;
+    const std::uint64_t n = watch.messages();
+    return what + ": " + count_of_text(n, watch.expected(), "messages") + ", " +
+           count_text(took > 0 ? double(n) / took : 0) + "/s, " + duration_text(took);
+  });
+  return run_on_threads(s, t, &watch);
 }
 
 }  // namespace twinsched::cli

@@ -180,6 +180,13 @@ class scheduler final : public worker_control {
   /// Running workers now (exact when no start or retire is in flight).
   unsigned running_workers() const { return unsigned(counts_.load(std::memory_order_acquire) >> 32); }
   std::uint64_t since_start_ns() const { return plat_.now_ns() - t0_; }
+  /// Worker slot `i` (i < slots(); the slots never change after construction), for reading
+  /// its counters from outside the run: a progress line. Real threads sum processed() (an
+  /// atomic the worker already keeps); the simulator sums stats().messages, a plain read
+  /// that is exact there (one actor runs at a time) and, unlike a simulated atomic's load,
+  /// charges nothing, so it cannot perturb the run.
+  const worker<P, Pol>& worker_at(unsigned i) const { return *workers_[i]; }
+  unsigned slots() const { return unsigned(workers_.size()); }
 
   /// Creates an actor owned by `owner` (a worker's list, or the injector's).
   cell* adopt(arena<cell>& owner, std::unique_ptr<behavior> b, const spawn_options& o, int by) {

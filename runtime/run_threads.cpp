@@ -18,18 +18,67 @@ run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t 
   return run_on_threads(c, w, seed, nullptr, trace_level::off);
 }
 
+std::uint64_t run_watch::messages() const {
+  std::lock_guard g(m_);
+  if (read_) last_ = read_();
+  return last_;
+}
+
+std::uint64_t run_watch::expected() const {
+  std::lock_guard g(m_);
+  return expected_;
+}
+
+void run_watch::attach(std::function<std::uint64_t()> processed, std::uint64_t expected) {
+  std::lock_guard g(m_);
+  read_ = std::move(processed);
+  expected_ = expected;
+}
+
+void run_watch::detach() {
+  std::lock_guard g(m_);
+  if (read_) last_ = read_();
+  read_ = nullptr;
+}
+
+namespace {
+/// Attaches a run_watch to a scheduler while it lives (the watch must never read a destroyed one).
+class watching {
+ public:
+  watching(run_watch* w, std::function<std::uint64_t()> processed, std::uint64_t expected) : w_(w) {
+    if (w_) w_->attach(std::move(processed), expected);
+  }
+  ~watching() {
+    if (w_) w_->detach();
+  }
+  watching(const watching&) = delete;
+  watching& operator=(const watching&) = delete;
+
+ private:
+  run_watch* w_;
+};
+}  // namespace
+
 run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t seed, traces::recorder* rec,
-                          trace_level level) {
+                          trace_level level, run_watch* watch) {
   thread_platform plat;
   plat.attach_trace(rec);
   return with_policy<thread_platform>(c.policy, [&]<class Pol>() {
     scheduler<thread_platform, Pol> sched(plat, c, seed, rec ? level : trace_level::off);
     live_runs::registration live([&] { return sched.state_report(); });  // for a deadline that expires
+    watching watched(
+        watch,
+        [&sched] {  // an acquire load of each worker's own counter: nothing new on the hot path
+          std::uint64_t n = 0;
+          for (unsigned i = 0; i < sched.slots(); ++i) n += sched.worker_at(i).processed();
+          return n;
+        },
+        w.expected_messages());
     return sched.run(w);
   });
 }
 
-run_result run_on_threads(const scenario& s, const trace_request& t) {
+run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* watch) {
   validate(s);
   live_runs::registration live([&] { return "scenario (canonical):\n" + traces::canonical_scenario_text(s); });
   const workload_info& info = *find_workload(s.workload);
@@ -39,7 +88,8 @@ run_result run_on_threads(const scenario& s, const trace_request& t) {
     r.workload = s.workload;
     return r;
   };
-  if (t.path.empty() || t.level == trace_level::off) return named(run_on_threads(s.sched, *w, s.seed));
+  if (t.path.empty() || t.level == trace_level::off)
+    return named(run_on_threads(s.sched, *w, s.seed, nullptr, trace_level::off, watch));
   const std::uint32_t lanes = std::max(s.sched.workers, s.sched.max_workers);  // every worker slot
   tsc_clock clock;
   traces::recorder_options o;
@@ -50,11 +100,12 @@ run_result run_on_threads(const scenario& s, const trace_request& t) {
   traces::trace_header h = traces::header_for(s, "threads", traces::host_description(), lanes, t.level);
   h.host_cores = std::max(1u, std::thread::hardware_concurrency());  // replay models as many cores
   traces::recorder rec(t.path, h, &clock, o);
-  run_result r = named(run_on_threads(s.sched, *w, s.seed, &rec, t.level));
+  run_result r = named(run_on_threads(s.sched, *w, s.seed, &rec, t.level, watch));
   rec.finish(r);
+  if (t.memory) *t.memory = rec.memory();
   return r;
 }
 
-run_result run_on_threads(const scenario& s) { return run_on_threads(s, trace_request{}); }
+run_result run_on_threads(const scenario& s, run_watch* watch) { return run_on_threads(s, trace_request{}, watch); }
 
 }  // namespace twinsched

@@ -1,10 +1,12 @@
 // run_in_sim: a scenario's workload and scheduler over the SimGrid platform, each simulation in its own process.
 #include "run_sim.hpp"
 
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <chrono>
@@ -15,6 +17,7 @@
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
+#include <simgrid/s4u/Engine.hpp>
 
 #include "machine_model.hpp"
 #include "models/policy/policies.hpp"
@@ -46,7 +49,45 @@ std::string to_json_text(const sim_result& r) { return nlohmann::json(r).dump();
 
 sim_result from_json_text(const std::string& text) { return nlohmann::json::parse(text).get<sim_result>(); }
 
+// ---- the progress channel: how far a simulation process has got, for its parent ----
+//
+// Protocol. The child reports in one page of memory shared with its parent (an anonymous
+// MAP_SHARED mapping made before the fork), not over a pipe: the parent wants only the
+// latest figures, whenever it looks (a progress line, four times a second), so the child
+// overwrites a few counters with relaxed stores. No system call, nothing that blocks when
+// the parent never reads (explore, sweep and simulate() do not), no format, no history. The
+// counters are lock-free, hence address-free, atomics, valid across the two processes; the
+// parent may see one counter a report newer than another, which a progress line tolerates.
+//
+// Determinism. The child reports at every 64th advance of simulated time (SimGrid's
+// on_time_advance, fired by the engine in maestro between two simulation steps; a forward
+// run advances about once per flush, 2 us of real time, so reports stay far fresher than a
+// line drawn 4 times a second, and cost nothing measurable): points the simulation fixes,
+// not a clock. A report reads nothing that charges a cost or takes a scheduling
+// point (the workers' plain worker_stats counters, the replay script's ordinals, the engine
+// clock: never a simulated atomic, whose load charges) and writes nothing the simulation
+// reads, so a run is the same whether anyone looks or not. Every simulation process reports,
+// whether its parent shows progress or not.
+struct progress_page {
+  std::atomic<std::uint64_t> sim_ns{0}, messages{0}, expected_messages{0}, turns{0}, recorded_turns{0};
+};
+static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "the page's counters must be address-free");
+
 namespace {
+
+/// The child's side of the channel: its page, and what to read while the scheduler exists.
+struct progress_reporter {
+  progress_page* page = nullptr;
+  std::function<std::uint64_t()> messages, turns;  // empty outside the scheduler's life
+  std::uint64_t advances = 0;
+  void on_time_advance() {
+    if (!page || ++advances % 64 != 0) return;
+    page->sim_ns.store(std::uint64_t(simgrid::s4u::Engine::get_clock() * 1e9), std::memory_order_relaxed);
+    if (messages) page->messages.store(messages(), std::memory_order_relaxed);
+    if (turns) page->turns.store(turns(), std::memory_order_relaxed);
+  }
+};
+progress_reporter reporter;  // one simulation per process: one reporter
 
 trace_level level_of(const std::string& s) {
   if (s == "decisions") return trace_level::decisions;
@@ -77,7 +118,10 @@ machine_model checked(const scenario& s, const sim_options& o) {
 
 }  // namespace
 
-sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
+namespace {
+
+/// simulate_in_this_process, reporting to `page` (null: to nobody).
+sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_page* page) {
   machine_model m = checked(s, o);
   sim_config c;
   c.cores = o.cores;
@@ -106,6 +150,11 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
     rec = std::make_unique<traces::recorder>(o.trace_path, h, nullptr);
   }
   plat.attach_trace(rec.get());
+  if (page) {
+    reporter.page = page;
+    page->expected_messages.store(w->expected_messages(), std::memory_order_relaxed);
+    simgrid::s4u::Engine::on_time_advance_cb([](double) { reporter.on_time_advance(); });
+  }
   // Wall time of the simulation itself: a measurement of the simulator, never an input to it.
   auto t0 = std::chrono::steady_clock::now();
   // A replay follows a trace's decisions: the recorded policy, wrapped (replay_policy.hpp).
@@ -113,13 +162,28 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   std::unique_ptr<replay_script> script;
   if (!o.replay_from.empty()) {
     recorded = std::make_unique<traces::trace_reader>(o.replay_from);
-    script = std::make_unique<replay_script>(*recorded, std::max(s.sched.workers, s.sched.max_workers), plat);
+    const unsigned lanes = std::max(s.sched.workers, s.sched.max_workers);
+    script = std::make_unique<replay_script>(*recorded, lanes, plat);
+    if (page) {
+      page->recorded_turns.store(script->log().recorded, std::memory_order_relaxed);
+      reporter.turns = [&script, lanes] {
+        std::uint64_t n = 0;
+        for (unsigned i = 0; i < lanes; ++i) n += script->next_ordinal(i) - 1;
+        return n;
+      };
+    }
   }
   plat.run([&] {
     r = with_policy<sim_platform>(s.sched.policy, [&]<class Pol>() {
       auto run = [&](auto& sched) {
         plat.set_state_report([&] { return sched.state_report(); });  // for the time limit's hang report
+        reporter.messages = [&sched] {  // plain reads: see the progress channel above
+          std::uint64_t n = 0;
+          for (unsigned i = 0; i < sched.slots(); ++i) n += sched.worker_at(i).stats().messages;
+          return n;
+        };
         run_result out = sched.run(*w);
+        reporter.messages = nullptr;
         plat.set_state_report({});
         return out;
       };
@@ -132,6 +196,7 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
     });
   });
   double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  reporter = progress_reporter{};  // an aborted run's scheduler is never unwound: stop reading it now
 
   const sim_stats& st = plat.stats();
   sim_result out;
@@ -170,19 +235,32 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   return out;
 }
 
+}  // namespace
+
+sim_result simulate_in_this_process(const scenario& s, const sim_options& o) { return simulate_reporting(s, o, nullptr); }
+
 running_simulation start_simulation(const scenario& s, const sim_options& o) {
   (void)checked(s, o);  // bad scenarios, options and machine files fail here, in the parent
+  void* shared = ::mmap(nullptr, sizeof(progress_page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) throw std::runtime_error(std::string("mmap: ") + std::strerror(errno));
+  auto* page = new (shared) progress_page;
   int fd[2];
-  if (::pipe(fd) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  if (::pipe(fd) != 0) {
+    ::munmap(shared, sizeof(progress_page));
+    throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
+  }
   std::fflush(nullptr);
   pid_t pid = ::fork();
-  if (pid < 0) throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  if (pid < 0) {
+    ::munmap(shared, sizeof(progress_page));
+    throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
+  }
   if (pid == 0) {
     ::close(fd[0]);
     std::string text;
     int rc = 0;
     try {
-      text = to_json_text(simulate_in_this_process(s, o));
+      text = to_json_text(simulate_reporting(s, o, page));
     } catch (const config_error& e) {
       text = nlohmann::json{{"config_error", e.what()}}.dump();
       rc = 3;
@@ -206,7 +284,20 @@ running_simulation start_simulation(const scenario& s, const sim_options& o) {
   running_simulation r;
   r.pid = pid;
   r.fd = fd[0];
+  r.page = page;
   return r;
+}
+
+sim_progress progress_of(const running_simulation& r) {
+  sim_progress p;
+  if (!r.page) return p;
+  const auto get = [](const std::atomic<std::uint64_t>& a) { return a.load(std::memory_order_relaxed); };
+  p.sim_s = double(get(r.page->sim_ns)) * 1e-9;
+  p.messages = get(r.page->messages);
+  p.expected_messages = get(r.page->expected_messages);
+  p.turns = get(r.page->turns);
+  p.recorded_turns = get(r.page->recorded_turns);
+  return p;
 }
 
 bool read_available(running_simulation& r) {
@@ -225,6 +316,8 @@ sim_result finish_simulation(running_simulation& r) {
   }
   ::close(r.fd);
   r.fd = -1;
+  if (r.page) ::munmap(const_cast<progress_page*>(r.page), sizeof(progress_page));
+  r.page = nullptr;
   int status = 0;
   while (::waitpid(r.pid, &status, 0) < 0 && errno == EINTR) {
   }

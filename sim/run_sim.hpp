@@ -52,16 +52,29 @@ struct sim_result {
 /// Validates `s` and `o` (throws config_error / machine_error), then runs the simulation in a
 /// child process (fork) and returns its result. Throws std::runtime_error if the child dies.
 sim_result simulate(const scenario& s, const sim_options& o);
+/// How far a running simulation has got, as its process last reported (progress_of).
+struct sim_progress {
+  double sim_s = 0;                    ///< simulated seconds reached
+  std::uint64_t messages = 0;          ///< messages processed so far
+  std::uint64_t expected_messages = 0;  ///< the workload's expected count (0: unknown yet)
+  std::uint64_t turns = 0;             ///< replay: recorded turns consumed so far
+  std::uint64_t recorded_turns = 0;    ///< replay: the trace's recorded turns (0: not a replay)
+};
+struct progress_page;  ///< run_sim.cpp: the page a simulation process reports its progress in
 /// A simulation running in its child process, for callers that run several at once
 /// (explore): start it, poll `fd` and read_available() until it returns true, then finish.
 struct running_simulation {
   int pid = -1;
   int fd = -1;       ///< the child's result pipe (make it non-blocking to poll several)
   std::string text;  ///< what has arrived so far
+  const progress_page* page = nullptr;  ///< shared with the child (progress_of); unmapped by finish
 };
 running_simulation start_simulation(const scenario& s, const sim_options& o);
 /// Reads what the pipe holds now; true once the child has closed it (all of it arrived).
 bool read_available(running_simulation& r);
+/// What the child has reported so far (all zero before its first report): cheap, no system
+/// call, any time between start_simulation and finish_simulation.
+sim_progress progress_of(const running_simulation& r);
 /// Waits for the child and returns its result; throws as simulate() does.
 sim_result finish_simulation(running_simulation& r);
 /// The same, in this process. SimGrid's engine exists once per process: call at most once.

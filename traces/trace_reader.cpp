@@ -255,6 +255,7 @@ void trace_reader::read_block(const block_info& b, std::vector<trace_event>& out
   byte_source in(payload.data(), payload.size(), b.offset + block_header_size, path_,
                  "block of lane " + std::to_string(b.lane));
   decode_events(in, b.count, b.first_time, b.lane, out);
+  events_read_.fetch_add(b.count, std::memory_order_relaxed);
 }
 
 void trace_reader::verify() const {

@@ -1,5 +1,6 @@
 // Opens a trace file, checks its structure, and reads its blocks on demand: never the whole file at once.
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -47,6 +48,9 @@ class trace_reader {
   void read_block(const block_info& b, std::vector<trace_event>& out) const;
   /// Reads and decodes every block once: true, or throws at the first damaged one.
   void verify() const;
+  /// Events decoded by read_block so far, over all passes and threads: a progress line's
+  /// "events read" (another thread may read it while blocks are read; it counts whole blocks).
+  std::uint64_t events_read() const { return events_read_.load(std::memory_order_relaxed); }
 
  private:
   void read_at(std::uint64_t offset, void* buf, std::size_t n, const char* what) const;
@@ -61,6 +65,7 @@ class trace_reader {
   std::vector<block_info> blocks_;
   std::uint64_t events_ = 0;
   std::uint64_t body_start_ = 0;
+  mutable std::atomic<std::uint64_t> events_read_{0};  // one relaxed add per block (thousands of events)
 };
 
 }  // namespace twinsched::traces

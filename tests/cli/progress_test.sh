@@ -1,19 +1,44 @@
 #!/usr/bin/env bash
-# Progress on long commands: `sim --cores LIST` prints each row as its simulation ends; sim and run
-# show a progress line on a terminal (faked with script(1)) once they pass a second, and none
-# under --json or when stderr is not a terminal.
+# Progress on long commands: `sim --cores LIST` prints each row as its simulation ends; sim, run,
+# replay and report show a progress line on a terminal (faked with script(1)) once they pass a
+# second, with the figures that say how far they have got (simulated time and messages; messages;
+# recorded turns; events read), none under --json or when stderr is not a terminal, and the same
+# results whether the line is shown or not.
 set -uo pipefail
 bin=$(realpath "${1:?usage: progress_test.sh PATH/TO/twinsched}")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-# A forward run the simulator takes a few seconds over (about 4 s here; over 1 s on a machine 3x faster).
-long=(--param tokens=40 --param hops=${PROGRESS_HOPS:-600000})
+# How many hops of 40 tokens the simulator takes about `$2` real seconds over on this machine,
+# whatever its speed (an ASan build is several times slower), from a run of 20,000 hops (800 k
+# messages) with the extra flags `$1` (a trace makes a simulation slower), capped at `$3`.
+# Longer runs simulate faster per message (up to 2x), and a loaded machine is noisy: the figure
+# errs on the short side, hence targets longer than needed (a line needs more than a second).
+hops_for() {
+  local real_s
+  real_s=$("$bin" sim --cores 2 --param tokens=40 --param hops=20000 $1 --json 2>/dev/null |
+    grep -oE '"real_s": *[0-9.e+-]+' | grep -oE '[0-9.e+-]+$')
+  awk -v s="${real_s:-1}" -v t="$2" -v cap="$3" 'BEGIN { n = int(20000 * t / s); print (n < 20000 ? 20000 : n > cap ? cap : n) }'
+}
+# A forward run the simulator takes 2 to 4 s over (about 15 M messages here).
+long=(--param tokens=40 --param hops=${PROGRESS_HOPS:-$(hops_for "" 4 1000000)})
+echo "simulations of ${long[*]}"
 # On threads, a run whose length does not depend on the machine's speed: 4,004 messages of
 # 1 ms of burn each, about 2 s on 2 workers (12M plain messages take under a second on a
 # quiet machine, and then no progress is due).
 burning=(--param tokens=4 --param hops=1000 --param cost_ns=1000000)
+# Under ASan every simulation child warns once that SimGrid's context switches leave the stack
+# ASan knows (3 lines); that is the sanitizer speaking, not progress.
+strip_asan() { sed -i '/ASan is ignoring requested __asan_handle_no_return/,+2d' "$1"; }
+# A terminal's output, one line per redraw of the live line (it is redrawn after a carriage return).
+tty_run() { timeout 200 script -qec "$(printf '%q ' "$@")" /dev/null | tr '\r' '\n'; }
+erase=$'\e[K'  # the live line ends with it; nothing else prints it
+# A number as the progress line prints it (12, 4.1, 0.5) with its multiple, and one that is not zero.
+num='[0-9]+(\.[0-9]+)?'
+nonzero='([1-9][0-9]*(\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)'
+# Distinct values of the figure matched by `$2` (one extended regex with one group) in `$1`.
+distinct() { grep -oE "$2" <<<"$1" | sort -u | wc -l; }
 
 # 1. Rows stream: each row is stamped when it is read; the second simulation is as long as the
 #    first, so a table printed at the end would show both rows at the same moment.
@@ -21,8 +46,8 @@ start=$(date +%s%N)
 while IFS= read -r line; do
   echo "$(( ($(date +%s%N) - start) / 1000000 )) $line"
 done < <(timeout 200 "$bin" sim --cores 2,2 "${long[@]}" 2>"$tmp/err.txt") >"$tmp/stamped.txt"
-rows=$(grep -E '^[0-9]+ +2 +2 ' "$tmp/stamped.txt" | cut -d' ' -f1)
-t1=$(echo "$rows" | sed -n 1p); t2=$(echo "$rows" | sed -n 2p)
+rows=$(grep -E '^[0-9]+ +2 +2 ' "$tmp/stamped.txt")
+t1=$(echo "$rows" | sed -n 1p | cut -d' ' -f1); t2=$(echo "$rows" | sed -n 2p | cut -d' ' -f1)
 if [[ -z $t1 || -z $t2 ]]; then
   fail "the scaling table lacks its two rows: $(cat "$tmp/stamped.txt")"
 elif (( (t2 - t1) * 10 < t2 * 3 )); then
@@ -30,22 +55,83 @@ elif (( (t2 - t1) * 10 < t2 * 3 )); then
 else
   echo "ok: rows streamed (first at ${t1} ms, second at ${t2} ms)"
 fi
-# Under ASan every simulation child warns once that SimGrid's context switches leave the stack
-# ASan knows (3 lines); that is the sanitizer speaking, not progress.
-sed -i '/ASan is ignoring requested __asan_handle_no_return/,+2d' "$tmp/err.txt"
+piped_hash=$(echo "$rows" | sed -n 1p | awk '{print $NF}')
+strip_asan "$tmp/err.txt"
 [[ ! -s $tmp/err.txt ]] || fail "progress printed when stderr is not a terminal: $(cat "$tmp/err.txt")"
 
-# 2. On a terminal: a progress line for sim and run; none with --json.
-tty_run() { timeout 200 script -qec "$(printf '%q ' "$@")" /dev/null; }
+# 2. sim on a terminal: simulated time and messages so far, both moving; the same result as
+#    the piped run above, which showed no line (the row's event hash).
 out=$(tty_run "$bin" sim --cores 2 "${long[@]}")
-[[ $out == *"sim: forward on 2 cores: simulating, "* ]] || fail "sim on a terminal showed no progress: $out"
+line="sim: forward on 2 cores: simulated ($num (ns|us|ms|s)), ($num( [kMG])?) of $num( [kMG])? messages, $num s"
+if ! grep -qE "$line" <<<"$out"; then
+  fail "sim on a terminal showed no line with simulated time and messages: $out"
+elif ! grep -qE "simulated $nonzero (ns|us|ms|s), $nonzero( [kMG])? of $num( [kMG])? messages" <<<"$out"; then
+  fail "sim's progress never showed simulated time and messages above zero: $out"
+elif (( $(distinct "$out" "simulated $num (ns|us|ms|s), $num( [kMG])? of") < 2 )); then
+  fail "sim's progress figures never moved: $out"
+else
+  echo "ok: sim's live line: $(grep -oE "$line" <<<"$out" | tail -1)"
+fi
 [[ $out == *"verdict"*OK* ]] || fail "sim on a terminal printed no summary: $out"
-out=$(tty_run "$bin" sim --cores 2 "${long[@]}" --json)
-[[ $out != *simulating* ]] || fail "sim --json showed progress: $out"
-out=$(tty_run "$bin" run "${burning[@]}" --workers 2)
-[[ $out == *"run: forward, stealing, 2 workers: running, "* ]] || fail "run on a terminal showed no progress: $out"
+tty_hash=$(grep -oE 'event hash +[0-9a-f]{16}' <<<"$out" | awk '{print $3}')
+if [[ -z $piped_hash || $tty_hash != "$piped_hash" ]]; then
+  fail "the same simulation with progress shown and not differs: event hash '$tty_hash' on a terminal, '$piped_hash' piped"
+else
+  echo "ok: the same event hash with and without the progress line ($tty_hash)"
+fi
 out=$(tty_run "$bin" sim --cores 2 --param hops=100)
-[[ $out != *simulating* ]] || fail "a short sim showed progress: $out"
+[[ $out != *"$erase"* ]] || fail "a short sim showed progress: $out"
+
+# 3. run on a terminal: messages so far of those expected, and a rate; none under --json.
+out=$(tty_run "$bin" run "${burning[@]}" --workers 2)
+line="run: forward, stealing, 2 workers: ($num( k)?) of 4\.0 k messages, $num( [kMG])?/s, $num s"
+if ! grep -qE "$line" <<<"$out"; then
+  fail "run on a terminal showed no line with messages: $out"
+elif ! grep -qE "workers: $nonzero( k)? of 4\.0 k messages" <<<"$out"; then
+  fail "run's progress never counted a message: $out"
+else
+  echo "ok: run's live line: $(grep -oE "$line" <<<"$out" | tail -1)"
+fi
+[[ $out == *"verdict"*OK* ]] || fail "run on a terminal printed no summary: $out"
+out=$(tty_run "$bin" run "${burning[@]}" --workers 2 --json)
+[[ $out != *"$erase"* ]] || fail "run --json showed progress: $out"
+[[ $out == *'"ok": true'* ]] || fail "run --json on a terminal gave no good result: $out"
+
+# 4. A trace that the simulator records in 1 to 2 s (2 to 4 M messages here, 34 MB a million):
+#    replaying it and reading it take longer still.
+hops=$(hops_for "--trace $tmp/small.tst" 2 100000)
+rm -f "$tmp/small.tst"
+"$bin" sim --cores 2 --param tokens=40 --param hops="$hops" --trace "$tmp/big.tst" --json \
+  >/dev/null 2>&1 || fail "recording the big trace failed"
+echo "ok: recorded a trace of $((40 * (hops + 1))) messages"
+
+# 5. replay on a terminal: simulated time, messages and recorded turns replayed; the replay
+#    shown with progress is identical to the recording.
+out=$(tty_run "$bin" replay "$tmp/big.tst" -o "$tmp/replayed.tst")
+line="replay: replaying [^:]*big\.tst: simulated $num (ns|us|ms|s), $num( [kMG])? of $num( [kMG])? messages, ($num( [kMG])?) of $num( [kMG])? recorded turns"
+if ! grep -qE "$line" <<<"$out"; then
+  fail "replay on a terminal showed no line with recorded turns: $out"
+elif ! grep -qE "messages, $nonzero( [kMG])? of $num( [kMG])? recorded turns" <<<"$out"; then
+  fail "replay's progress never counted a recorded turn: $out"
+else
+  echo "ok: replay's live line: $(grep -oE "$line" <<<"$out" | tail -1)"
+fi
+[[ $out == *"identical     yes"* ]] || fail "the replay shown with progress is not identical to its recording: $out"
+rm -f "$tmp/replayed.tst"
+
+# 6. report on a terminal: the events read of the trace's; none when stderr is not a terminal.
+out=$(tty_run "$bin" report "$tmp/big.tst" -o "$tmp/big.html")
+line="report: reading [^:]*big\.tst: ($num( [kMG])?) of $num( [kMG])? events read, $num s"
+if ! grep -qE "$line" <<<"$out"; then
+  fail "report on a terminal showed no line with events read: $out"
+elif ! grep -qE "big\.tst: $nonzero( [kMG])? of" <<<"$out"; then
+  fail "report's progress never counted an event: $out"
+else
+  echo "ok: report's live line: $(grep -oE "$line" <<<"$out" | tail -1)"
+fi
+"$bin" report "$tmp/big.tst" -o "$tmp/big2.html" >/dev/null 2>"$tmp/err.txt" || fail "report failed when piped"
+[[ $(grep -cv '^twinsched: wrote ' "$tmp/err.txt") -eq 0 ]] ||
+  fail "report printed progress when stderr is not a terminal: $(cat "$tmp/err.txt")"
 
 echo "progress_test: $failures failure(s)"
 [[ $failures -eq 0 ]]

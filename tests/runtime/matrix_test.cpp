@@ -1,7 +1,10 @@
 // The invariants every policy keeps, for every idle strategy and workload, on real threads.
 #include <doctest/doctest.h>
 
+#include <atomic>
+#include <chrono>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "runtime/run_threads.hpp"
@@ -144,6 +147,41 @@ TEST_CASE("stealing moves work to the idle worker on a spread-out workload" * do
   CHECK(r.per_worker[0].steals + r.per_worker[1].steals > 0);
   CHECK(r.per_worker[0].messages > 0);
   CHECK(r.per_worker[1].messages > 0);
+}
+
+TEST_CASE("a run_watch read from another thread counts the run's messages as they are processed" *
+          doctest::test_suite("concurrency") * doctest::timeout(60)) {
+  // A progress line's reads (cli/run_command.cpp): each worker's own counter, from a thread of
+  // its own while the workers run (ThreadSanitizer checks this case), never more than the run
+  // processes, never going back, and the whole count once the run has ended.
+  scenario s = small("forward");
+  s.sched.policy = "stealing";
+  s.sched.workers = 2;
+  s.workload_params["hops"] = std::int64_t(50);
+  s.workload_params["cost_ns"] = std::int64_t(200'000);  // 816 messages of 0.2 ms: about 80 ms on 2 workers
+  run_watch watch;
+  std::atomic<bool> over{false};
+  std::vector<std::uint64_t> seen;
+  std::thread reader([&] {
+    while (!over.load()) {
+      seen.push_back(watch.messages());
+      std::this_thread::sleep_for(std::chrono::microseconds(200));
+    }
+  });
+  run_result r = run_on_threads(s, &watch);
+  over = true;
+  reader.join();
+  REQUIRE(r.ok());
+  CHECK(watch.messages() == r.messages);
+  CHECK(watch.expected() == r.expected_messages);
+  REQUIRE(!seen.empty());
+  bool between = false;
+  for (std::size_t i = 0; i < seen.size(); ++i) {
+    CHECK(seen[i] <= r.messages);
+    if (i) CHECK(seen[i] >= seen[i - 1]);
+    between = between || (seen[i] > 0 && seen[i] < r.messages);
+  }
+  CHECK(between);  // it counted during the run, not only at its end
 }
 
 TEST_SUITE_END();

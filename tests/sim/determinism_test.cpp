@@ -108,4 +108,28 @@ TEST_CASE("a run that outlives the simulated time limit is reported as failed, n
   }
 }
 
+TEST_CASE("a simulation that reports its progress gives the result of one that reports to nobody" * doctest::timeout(300)) {
+  // A simulation process reports to its parent at every 64th advance of simulated time (the
+  // progress channel, sim/run_sim.cpp); one run in this process reports nowhere. Reading the
+  // figures must not perturb the run: a report that read a simulated atomic would charge it.
+  scenario s = forward_small("stealing", "backoff");
+  s.workload_params["hops"] = std::int64_t(2000);  // 40 k messages: hundreds of reports
+  sim_options o;
+  o.cores = 4;
+  running_simulation r = start_simulation(s, o);  // before this process has an engine of its own
+  while (!read_available(r)) {
+  }
+  const sim_progress last = progress_of(r);  // the child has ended; its page holds its last report
+  const sim_result reported = finish_simulation(r);
+  REQUIRE(reported.ok());
+  CHECK(last.expected_messages == reported.run.expected_messages);
+  CHECK(last.messages > 0);
+  CHECK(last.messages <= reported.run.messages);
+  CHECK(last.sim_s > 0);
+  CHECK(last.sim_s <= reported.sim_s * 1.001 + 1e-6);
+  CHECK(last.recorded_turns == 0);  // not a replay
+  const sim_result silent = simulate_in_this_process(s, o);
+  require_same(reported, silent);
+}
+
 TEST_SUITE_END();
