@@ -13,7 +13,6 @@ namespace twinsched {
 
 namespace traces {
 class recorder;
-struct recorder_memory;
 }
 
 /// A trace to record while running: where, and how much detail.
@@ -21,7 +20,6 @@ struct trace_request {
   std::string path;  ///< empty: no trace
   trace_level level = trace_level::full;
   bool discard = false;  ///< benchmark aid (traces/recorder.hpp): events recorded, never written
-  traces::recorder_memory* memory = nullptr;  ///< if set: the recorder's memory use, filled after the run
 };
 
 /// How far a run on threads has got, read from another thread while it runs (a progress
