@@ -205,7 +205,7 @@ void print_accuracy(std::ostream& out, const accuracy_setup& setup, const std::v
   const std::string h = markdown ? "### " : "";
   out << h << "Makespan: real (" << (setup.runs == 1 ? "1 run" : "median of " + std::to_string(setup.runs) + " runs")
       << " after " << setup.warmup << " warm-up" << (setup.warmup == 1 ? "" : "s") << ", on this machine's " << setup.host_cores << " cores) vs simulated ("
-      << setup.machine << ", one modeled core per worker); error = (sim - real) / real\n\n";
+      << setup.machine << ", one modeled core per worker, adaptive's extra threads included); error = (sim - real) / real\n\n";
   table t{{"scenario", "policy", "workers", "real ms", "real spread", "sim ms", "error"},
           {false, false, true, true, true, true, true},
           {}};

@@ -164,7 +164,9 @@ void run_case(accuracy_case& c, const accuracy_cli& o, matrix_progress& p, std::
   p.step(k, name, "simulating on " + o.machine);
   try {
     sim_options so;
-    so.cores = c.s.sched.workers;
+    // The cores the real run could use: its workers', or more where adaptive may start more
+    // threads than it begins with (up to this machine's cores, which the real run shares).
+    so.cores = std::max(c.s.sched.workers, std::min(c.s.sched.max_workers, std::max(1u, std::thread::hardware_concurrency())));
     so.machine = o.machine;
     c.sim = p.live() ? simulate_with_progress(p.line(), c.s, so, p.head(name)) : simulate(c.s, so);
     if (!c.sim.ok()) c.failure = "simulation: " + verdict_failure(c.sim.run);
@@ -276,7 +278,8 @@ faults, a cold allocator and caches land there), then --runs measured runs, one 
 this process, untraced, nothing else of twinsched running; the real makespan is their median
 and its counters are those of the median run (for an even --runs, the faster middle one).
 Workers are threads, not pinned. The simulated side runs the same scenario once (it is
-deterministic) in a child process on --machine with one modeled core per worker.
+deterministic) in a child process on --machine with one modeled core per worker (adaptive:
+per thread it may start, up to this machine's cores, as the real run could use them).
 Error = (sim - real) / real, signed: negative means the simulator predicts too short a run.
 Busy share is compared in percentage points; a counter that is 0 on real cores and not in
 simulation has no relative error (n/a). A case whose run fails its verdict is FAIL and

@@ -61,13 +61,19 @@
 //   the cost for real and each hook is an empty inline function.
 //   10. `charge_ns(ns)`: work that really ran (a behavior's `did_work_ns`, e.g. pi's series
 //       terms) costs `ns` on the modeled machine.
-//   11. `P::queue_op()` (static, like fence: the queues that call it hold no platform
-//       reference): the non-atomic work of one run-queue push or pop. Called by
-//       policy/locked_fifo.hpp, policy/dispatcher_queue.hpp and policy/chase_lev_deque.hpp;
-//       charged as the machine's `queue_op` cost.
+//   11. `P::queue_op(kind)` (static, like fence: the queues that call it hold no platform
+//       reference): the work of one run-queue push or pop besides its atomics: `deque`
+//       (policy/chase_lev_deque.hpp; the default) is charged as the machine's `queue_op`,
+//       `locked` (policy/locked_fifo.hpp, policy/dispatcher_queue.hpp: what a lock-guarded
+//       queue costs beyond the lock word's RMW, e.g. the unlock's exchange and the calls) as
+//       its `locked_queue_op`.
 //   12. `migrate_state(from, to, bytes)`: an actor last run by worker `from` now runs on
 //       `to` (worker.hpp, at the start of a turn); the simulator charges moving its `bytes`
 //       of state between their cores (`migration_per_kib`).
+//   15. `touch_state(actor, bytes)`: the calling worker touches actor `actor`'s cell and
+//       `bytes` of declared state (worker.hpp: a push into its mailbox, the start of its
+//       turn). The simulator charges `cold_actor` when they have left every cache since the
+//       last touch (its private-cache reuse model); no scheduling point.
 //   14. `P::runtime_work(op)` (static): the runtime's own non-atomic work that the atomics
 //       above do not stand for, once per `runtime_op`: `message` (the worker loop's fixed
 //       cost per message: dispatch to the behavior, counters), `turn` (per actor turn),
@@ -113,16 +119,21 @@ concept platform_atomic_integer = platform_atomic_value<A, T> && requires(A& a, 
 
 /// Contract 14: the runtime's own work per operation, which the simulator charges as the
 /// machine's `message`, `turn`, `envelope`, `mailbox_push` and `mailbox_pop` costs.
+/// Contract 11: which kind of run queue an operation is on.
+enum class queue_kind : std::uint8_t { deque, locked };
+
 enum class runtime_op : std::uint8_t { message, turn, envelope, mailbox_push, mailbox_pop };
 inline constexpr unsigned runtime_op_count = 5;
 
-/// Contract 10-12 and 14: the cost hooks only the simulator gives meaning to (no-ops on real cores).
+/// Contract 10-12, 14 and 15: the cost hooks only the simulator gives meaning to (no-ops on real cores).
 template <class P>
 concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::uint32_t bytes, runtime_op op) {
   { p.charge_ns(ns) } -> std::same_as<void>;
   { P::queue_op() } -> std::same_as<void>;
+  { P::queue_op(queue_kind::locked) } -> std::same_as<void>;
   { P::runtime_work(op) } -> std::same_as<void>;
   { p.migrate_state(worker, worker, bytes) } -> std::same_as<void>;
+  { p.touch_state(std::uint32_t{}, bytes) } -> std::same_as<void>;
 };
 
 /// Contract 1-12: everything models/ may ask of the machine.

@@ -149,6 +149,7 @@ class worker final : public context {
     const std::uint64_t id = e->id;  // once pushed, `e` may be consumed and recycled by another worker
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, index_, to.id(), id, 0);
     P::runtime_work(runtime_op::mailbox_push);
+    s_.plat().touch_state(to.id(), to.state_bytes());  // the push writes its mailbox (platform.hpp 15)
     if (to.push(e)) {  // the actor was idle: this worker schedules it (actor.hpp)
       if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, to.id(), id, 0);
       s_.policy().push(int(index_), to, push_reason::sent);
@@ -195,8 +196,10 @@ class worker final : public context {
     // full: where this turn starts in the actor's receive order (replay orders its turns by it)
     if (s_.tracing(trace_level::decisions))
       s_.trace(event_kind::run_begin, index_, a.id(), s_.tracing(trace_level::full) ? a.processed() : 0, a.last_worker);
-    // State moves with the actor (run_begin's `other` field above records from where).
+    // State moves with the actor (run_begin's `other` field above records from where), or
+    // comes back from memory if it left the caches (platform.hpp 12 and 15).
     if (a.last_worker != ~0u && a.last_worker != index_) s_.plat().migrate_state(a.last_worker, index_, a.state_bytes());
+    s_.plat().touch_state(a.id(), a.state_bytes());
     a.last_worker = index_;
     current_ = &a;
     bool drained = false;

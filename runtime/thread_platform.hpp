@@ -87,7 +87,8 @@ class thread_platform {
   void burn_ns(std::uint64_t ns);
   void charge_ns(std::uint64_t) {}
   void migrate_state(unsigned, unsigned, std::uint32_t) {}
-  static void queue_op() {}
+  void touch_state(std::uint32_t, std::uint32_t) {}
+  static void queue_op(queue_kind = queue_kind::deque) {}
   static void runtime_work(runtime_op) {}  // contract 14: the hardware pays for itself
   static constexpr const char* backend_name = "threads";
   void spin_pause() {

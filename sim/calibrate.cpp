@@ -21,10 +21,18 @@
 //   queue_op: a Chase-Lev deque (models/policy/chase_lev_deque.hpp, over the real platform)
 //       pushed and popped in pairs: time per operation minus what the simulator charges for
 //       the same code's atomics and fences (the same loop over sim_platform with queue_op = 0)
+//   locked_queue_op: the same for a lock-guarded FIFO (models/policy/locked_fifo.hpp): what it
+//       costs beyond the simulator's charge for its lock and atomics (the unlock's exchange,
+//       the calls into the C library)
 //   envelope: an envelope pool (models/envelope_pool.hpp) with its depot: 512 gets then 512
 //       puts, per get+put pair, minus the simulated charge of the same (the depot's lock)
 //   mailbox_push / mailbox_pop: a mailbox (models/mailbox.hpp) receives n envelopes, then
 //       its owner pops them all; per push and per pop, minus the simulated charge of the same
+//   private_cache_kib, cold_actor: the L2 size sysfs reports; the ring again, with 2^17 actors
+//       and 2^14 tokens on a FIFO queue (every touch of an actor finds it evicted), against its
+//       simulation with everything else measured: the time missed per touch the model finds cold
+//   kernels: each registered workload kernel (pi's Leibniz term) timed on one thread, ns a unit
+//       (the median of the batches: kernels run long, at the machine's typical rate)
 //   message / turn: the fixed cost of the worker loop, measured end to end. A ring workload
 //       of its own (calibration-ring: tokens hop from actor i to actor 5i+1 mod A, which visits
 //       every actor of a power-of-two ring in a scattered order) runs on ONE real worker
@@ -71,6 +79,7 @@
 #include "models/envelope_pool.hpp"
 #include "models/mailbox.hpp"
 #include "models/policy/chase_lev_deque.hpp"
+#include "models/policy/locked_fifo.hpp"
 #include "models/rng.hpp"
 #include "models/workload/workload.hpp"
 #include "run_sim.hpp"
@@ -196,6 +205,23 @@ double deque_op_ns(Now now, int n) {
   for (int i = 0; i < n; ++i) {
     d.push(&item);
     if (d.pop() == nullptr) std::abort();
+  }
+  return (now() - t0) / (2.0 * n);
+}
+
+/// A lock-guarded FIFO (locked_fifo: shared-queue's queue, stealing's injector) pushed and
+/// popped in pairs, one actor cell going round.
+template <class P, class Now>
+double locked_op_ns(Now now, int n) {
+  struct idle_behavior final : behavior {
+    void receive(context&, const message&) override {}
+  };
+  locked_fifo<P> q;
+  actor_cell<P> cell(1, std::make_unique<idle_behavior>(), spawn_options{});
+  double t0 = now();
+  for (int i = 0; i < n; ++i) {
+    q.push(cell);
+    if (q.pop() != &cell) std::abort();
   }
   return (now() - t0) / (2.0 * n);
 }
@@ -361,6 +387,32 @@ void register_ring() {
                      [](const workload_params& p, std::uint64_t seed) { return std::make_unique<ring_workload>(p, seed); }});
 }
 
+/// Actors of the cold ring: 2^17 of ~250 bytes each (32 MiB) overflow any private cache, and
+/// its 2^14 tokens' actors (4 MiB) a 2 MiB one while they wait in the run queue.
+constexpr std::int64_t cold_ring_actors = std::int64_t(1) << 17, cold_ring_tokens = std::int64_t(1) << 14;
+
+/// The size of cpu0's level-2 cache in KiB, from sysfs; 0 if the kernel does not say.
+std::uint32_t private_cache_kib() {
+  for (int i = 0; i < 8; ++i) {
+    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
+    std::ifstream level(dir + "level"), size(dir + "size");
+    int l = 0;
+    std::string sz;
+    if (!(level >> l) || !(size >> sz)) continue;
+    if (l != 2 || sz.empty()) continue;
+    std::uint64_t v = std::strtoull(sz.c_str(), nullptr, 10);
+    if (sz.back() == 'M') v *= 1024;
+    return std::uint32_t(std::min<std::uint64_t>(v, 1u << 30));
+  }
+  return 0;
+}
+
+void write_machine_file(const std::filesystem::path& path, const calibration& c) {
+  std::ofstream f(path);
+  f << machine_toml(c);
+  if (!f) throw std::runtime_error("calibrate: cannot write " + path.string());
+}
+
 struct ring_shape {
   std::int64_t actors, tokens;
 };
@@ -381,6 +433,16 @@ struct ring_run {
   double real_ns = 0, sim_ns = 0;
   double messages = 0, turns = 0;
 };
+
+/// The ring's simulated time, ns, on one core of machine file `machine_path`.
+double simulated_ns(const scenario& s, const std::string& machine_path) {
+  sim_options o;
+  o.cores = 1;
+  o.machine = machine_path;
+  sim_result sr = simulate(s, o);
+  if (!sr.ok()) throw std::runtime_error("calibrate: the calibration ring failed in simulation");
+  return sr.sim_s * 1e9;
+}
 
 /// The ring on one real worker (the least CPU time of `reps`, after one untimed run) and in simulation
 /// on machine file `machine_path` (one core).
@@ -417,12 +479,7 @@ ring_run measure_ring(const scenario& s, const std::string& machine_path, int re
   // The cheapest run: the one least disturbed by whatever else this machine runs (the
   // microbenchmarks' lower quartile of many batches serves the same end).
   out.real_ns = *std::min_element(t.begin(), t.end());
-  sim_options o;
-  o.cores = 1;
-  o.machine = machine_path;
-  sim_result sr = simulate(s, o);
-  if (!sr.ok()) throw std::runtime_error("calibrate: the calibration ring failed in simulation");
-  out.sim_ns = sr.sim_s * 1e9;
+  out.sim_ns = simulated_ns(s, machine_path);
   return out;
 }
 
@@ -612,6 +669,7 @@ calibration calibrate_machine(const calibrate_options& o) {
     const int box = 4096 / int(scale);
     auto real_now = [] { return std::chrono::duration<double, std::nano>(clk::now().time_since_epoch()).count(); };
     double deque_real = cost_of(reps, [&] { return deque_op_ns<thread_platform>(real_now, ops); });
+    double locked_real = cost_of(reps, [&] { return locked_op_ns<thread_platform>(real_now, ops); });
     double env_real = cost_of(reps, [&] { return envelope_pair_ns<thread_platform>(real_now, rounds); });
     double push_real = 0, pop_real = 0;
     {
@@ -627,20 +685,23 @@ calibration calibrate_machine(const calibrate_options& o) {
       pop_real = po[po.size() / 4];
     }
     machine_model zero = m;  // what the model charges without the terms being measured
-    zero.queue_op = zero.envelope = zero.mailbox_push = zero.mailbox_pop = zero.message = zero.turn = 0;
+    zero.queue_op = zero.locked_queue_op = zero.envelope = zero.mailbox_push = zero.mailbox_pop = zero.message = zero.turn = 0;
     zero.quantum_ns = 1e9;
-    auto sim = in_simulation<4>(zero, [&](sim_platform& plat) {
+    auto sim = in_simulation<5>(zero, [&](sim_platform& plat) {
       auto now = [&plat] { return double(plat.now_ns()); };
       const int small = 20'000;  // the simulated charge is exact: short loops suffice
       push_pop mb = mailbox_ns<sim_platform>(now, small);
-      return std::array<double, 4>{deque_op_ns<sim_platform>(now, small), envelope_pair_ns<sim_platform>(now, 20), mb.push,
-                                   mb.pop};
+      return std::array<double, 5>{deque_op_ns<sim_platform>(now, small), envelope_pair_ns<sim_platform>(now, 20), mb.push,
+                                   mb.pop, locked_op_ns<sim_platform>(now, small)};
     });
     m.queue_op = std::max(0.0, deque_real - sim[0]);
+    m.locked_queue_op = std::max(0.0, locked_real - sim[4]);
     m.envelope = std::max(0.0, env_real - sim[1]);
     m.mailbox_push = std::max(0.0, push_real - sim[2]);
     m.mailbox_pop = std::max(0.0, pop_real - sim[3]);
     note(fmt("deque op %.1f ns real, %.1f ns of atomics modeled: queue_op %.1f ns", deque_real, sim[0], m.queue_op));
+    note(fmt("locked FIFO op %.1f ns real, %.1f ns of atomics and lock modeled: locked_queue_op %.1f ns", locked_real,
+             sim[4], m.locked_queue_op));
     note(fmt("envelope get+put %.1f ns real, %.1f modeled: envelope %.1f ns", env_real, sim[1], m.envelope));
     note(fmt("mailbox push %.1f ns real, %.1f modeled; pop %.1f real, %.1f modeled", push_real, sim[2], pop_real, sim[3]) +
          fmt(": mailbox_push %.1f, mailbox_pop %.1f ns", m.mailbox_push, m.mailbox_pop));
@@ -652,11 +713,7 @@ calibration calibrate_machine(const calibrate_options& o) {
     m.message = m.turn = 0;
     calibration partial = c;
     auto path = std::filesystem::temp_directory_path() / ("twinsched-calibrate-" + std::to_string(::getpid()) + ".toml");
-    {
-      std::ofstream f(path);
-      f << machine_toml(partial);
-      if (!f) throw std::runtime_error("calibrate: cannot write " + path.string());
-    }
+    write_machine_file(path, partial);
     const std::int64_t msgs = o.quick ? 200'000 : 1'000'000;
     const int ring_reps = o.quick ? 5 : 9;
     ring_run a, b;
@@ -691,6 +748,60 @@ calibration calibrate_machine(const calibrate_options& o) {
     note(fmt("ring B (64 actors, 2048 tokens): %.0f messages in %.0f turns, real %.2f ms, simulated %.2f ms", b.messages,
              b.turns, b.real_ns * 1e-6, b.sim_ns * 1e-6));
     note(fmt("solved: message %.1f ns, turn %.1f ns", m.message, m.turn));
+
+    // Cold actors: the ring again with so many actors and tokens that an actor has left the
+    // private cache whenever a token reaches it, and a FIFO run queue, so that its turn comes
+    // long after the send (two cold touches a message, their misses not chained one on the
+    // other as a lone token's are). Simulated with everything above and cold_actor = 0, then
+    // with cold_actor = 1 us to count the touches the model finds cold: what the simulation
+    // misses, per cold touch, is cold_actor.
+    m.private_cache_kib = private_cache_kib();
+    if (m.private_cache_kib == 0) {
+      note("no L2 size in /sys/devices/system/cpu/cpu0/cache: the cold-actor model stays off");
+    } else {
+      scenario cold_ring = ring_scenario({cold_ring_actors, cold_ring_tokens}, msgs);
+      cold_ring.sched.policy = "shared-queue";
+      ring_run cold;
+      double counted = 0;
+      try {
+        m.cold_actor = 0;
+        write_machine_file(path, c);
+        cold = measure_ring(cold_ring, path.string(), ring_reps);
+        m.cold_actor = 1000;
+        write_machine_file(path, c);
+        counted = simulated_ns(cold_ring, path.string());
+      } catch (...) {
+        std::filesystem::remove(path);
+        throw;
+      }
+      std::filesystem::remove(path);
+      const double cold_touches = (counted - cold.sim_ns) / 1000;
+      m.cold_actor = cold_touches > 0 ? std::max(0.0, (cold.real_ns - cold.sim_ns) / cold_touches) : 0;
+      note(fmt("private cache %.0f KiB; ring C (%.0f actors, %.0f tokens, FIFO): ", double(m.private_cache_kib),
+               double(cold_ring_actors), double(cold_ring_tokens)) +
+           fmt("real %.2f ms, simulated %.2f ms without cold touches, %.0f cold touches", cold.real_ns * 1e-6,
+               cold.sim_ns * 1e-6, cold_touches) +
+           fmt(": cold_actor %.1f ns", m.cold_actor));
+    }
+  }
+
+  say("calibrate: the workloads' compute kernels (one thread)");
+  for (const workload_info* w : all_workloads()) {
+    for (const kernel_spec& k : w->kernels) {
+      const std::uint64_t units = 200'000 / scale;
+      std::uint64_t kept = 0;
+      // The median, not cost_of's lower quartile: a kernel runs for long stretches (pi: 100
+      // jobs of a million terms), which pay the machine's typical rate, disturbances included.
+      const double per_unit = quantile(reps, 0.5, [&] {
+        auto t0 = clk::now();
+        kept += k.run(units);
+        return ns_since(t0) / double(units);
+      });
+      asm volatile("" : : "r"(kept));
+      m.kernels[k.name] = per_unit;
+      note("kernel " + k.name + " (workload " + w->name + ", parameter " + k.param +
+           fmt("): %.3f ns a unit", per_unit));
+    }
   }
   c.seconds = ns_since(start) * 1e-9;
   say(fmt("calibrate: done in %.1f s", c.seconds));
@@ -713,7 +824,9 @@ std::string machine_toml(const calibration& c) {
   t += "description = \"measured by twinsched calibrate on " + std::string(host) + "\"\n\n";
   t += "[topology]\nsockets = 1\n";
   t += "cores_per_socket = " + std::to_string(m.cores_per_socket) + "\n";
-  t += fmt("clock_ghz = %.3f\n\n[costs]\n", m.clock_ghz);
+  t += fmt("clock_ghz = %.3f\n", m.clock_ghz);
+  if (m.private_cache_kib > 0) t += "private_cache_kib = " + std::to_string(m.private_cache_kib) + "\n";
+  t += "\n[costs]\n";
   auto cost = [&](const char* key, double v) { t += std::string(key) + fmt("_ns = %.3f\n", v); };
   cost("atomic_load", m.atomic_load);
   cost("atomic_store", m.atomic_store);
@@ -724,6 +837,7 @@ std::string machine_toml(const calibration& c) {
   cost("migration_per_kib", m.migration_per_kib);
   cost("lock_handoff", m.lock_handoff);
   cost("queue_op", m.queue_op);
+  cost("locked_queue_op", m.locked_queue_op);
   cost("park", m.park);
   cost("unpark", m.unpark);
   cost("wake_latency", m.wake_latency);
@@ -735,6 +849,11 @@ std::string machine_toml(const calibration& c) {
   cost("mailbox_push", m.mailbox_push);
   cost("mailbox_pop", m.mailbox_pop);
   cost("burn_call", m.burn_call);
+  cost("cold_actor", m.cold_actor);
+  if (!m.kernels.empty()) {
+    t += "\n[kernels]\n";
+    for (const auto& [name, ns] : m.kernels) cost(name.c_str(), ns);
+  }
   t += fmt("\n[simulation]\nquantum_ns = %.0f\n", m.quantum_ns);
   return t;
 }

@@ -86,11 +86,13 @@ struct state {
   std::uint32_t cores_per_socket = 1;
   double clock_ghz = 1;
   // costs, ns
-  double load = 0, store = 0, rmw = 0, fence = 0, same = 0, cross = 0, per_kib = 0, handoff = 0, queue_op = 0,
+  double load = 0, store = 0, rmw = 0, fence = 0, same = 0, cross = 0, per_kib = 0, handoff = 0,
          park = 0, unpark = 0, wake = 0, spin = 0, yield = 0, burn_call = 0;
   /// The runtime's own work per runtime_op (models/platform.hpp contract 14), indexed by it:
   /// message, turn, envelope, mailbox_push, mailbox_pop.
   std::array<double, 5> runtime{};
+  /// Contract 11's queue_op per queue_kind: deque, locked.
+  std::array<double, 2> queue_op{};
   std::uint64_t hash = 0xcbf29ce484222325ull;  ///< event hash: every yield, block, wake, trace event
   std::uint64_t flushes = 0, blocks = 0;
   std::uint64_t points = 0;  ///< platform operations of all workers: "scheduling point #n" in reports

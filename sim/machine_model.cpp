@@ -29,6 +29,7 @@ const std::vector<cost_key>& cost_table() {
       {"migration_per_kib", &machine_model::migration_per_kib},
       {"lock_handoff", &machine_model::lock_handoff},
       {"queue_op", &machine_model::queue_op},
+      {"locked_queue_op", &machine_model::locked_queue_op},
       {"park", &machine_model::park},
       {"unpark", &machine_model::unpark},
       {"wake_latency", &machine_model::wake_latency},
@@ -40,6 +41,7 @@ const std::vector<cost_key>& cost_table() {
       {"mailbox_push", &machine_model::mailbox_push},
       {"mailbox_pop", &machine_model::mailbox_pop},
       {"burn_call", &machine_model::burn_call},
+      {"cold_actor", &machine_model::cold_actor},
   };
   return t;
 }
@@ -95,12 +97,26 @@ machine_model parse_over(machine_model m, std::string_view text, const std::stri
         } else if (sub == "clock_ghz") {
           if (!(x > 0)) fail(file, tv.source(), "'clock_ghz' must be positive");
           m.clock_ghz = x;
+        } else if (sub == "private_cache_kib") {
+          if (!(x >= 0 && x <= 1 << 30) || x != double(std::uint32_t(x)))
+            fail(file, tv.source(), "'private_cache_kib' must be a whole number from 0 to 2^30");
+          m.private_cache_kib = std::uint32_t(x);
         } else {
-          fail(file, tk.source(), "unknown key 'topology." + sub + "' (known: sockets, cores_per_socket, clock_ghz)");
+          fail(file, tk.source(),
+               "unknown key 'topology." + sub + "' (known: sockets, cores_per_socket, clock_ghz, private_cache_kib)");
         }
       }
     } else if (key == "costs") {
       later.emplace_back(&v, key);
+    } else if (key == "kernels") {
+      for (auto&& [kk, kv] : table_of(file, v, key)) {
+        const std::string sub(kk.str());
+        if (!sub.ends_with("_ns") || sub.size() == 3)
+          fail(file, kk.source(), "kernel cost '" + sub + "' must be written <kernel>_ns (ns per unit)");
+        double x = number(file, kv, sub);
+        if (!(x > 0)) fail(file, kv.source(), "kernel cost '" + sub + "' must be positive");
+        m.kernels[sub.substr(0, sub.size() - 3)] = x;
+      }
     } else if (key == "simulation") {
       for (auto&& [sk, sv] : table_of(file, v, key)) {
         const std::string sub(sk.str());
@@ -110,7 +126,7 @@ machine_model parse_over(machine_model m, std::string_view text, const std::stri
         m.quantum_ns = x;
       }
     } else {
-      fail(file, k.source(), "unknown key '" + key + "' (known: name, description, [topology], [costs], [simulation])");
+      fail(file, k.source(), "unknown key '" + key + "' (known: name, description, [topology], [costs], [kernels], [simulation])");
     }
   }
   for (auto& [node, key] : later) {
@@ -156,6 +172,16 @@ const std::vector<std::string>& machine_cost_keys() {
     return r;
   }();
   return v;
+}
+
+workload_params with_machine_kernels(const workload_info& w, const std::map<std::string, param_value>& given,
+                                     const machine_model& m) {
+  workload_params p = with_defaults(w, given);
+  for (const kernel_spec& k : w.kernels) {
+    auto it = m.kernels.find(k.name);
+    if (it != m.kernels.end() && !given.contains(k.param)) p.values[k.param] = it->second;
+  }
+  return p;
 }
 
 machine_model parse_machine(std::string_view text, const std::string& source_name) {

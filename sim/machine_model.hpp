@@ -1,11 +1,13 @@
 // Machine models: the modeled hardware's topology and costs, loaded from models/machines/*.toml.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "models/config.hpp"
+#include "models/workload/workload.hpp"
 
 namespace twinsched {
 
@@ -26,14 +28,23 @@ struct machine_model {
   std::uint32_t sockets = 1;
   std::uint32_t cores_per_socket = 8;
   double clock_ghz = 3.5;
+  /// Each core's private cache (L2), KiB: an actor whose state has not been touched on this
+  /// core within that many bytes of other actors' turns is cold (costs `cold_actor`). 0: never.
+  std::uint32_t private_cache_kib = 0;
 
   // [costs], in ns
   double atomic_load = 0, atomic_store = 0, atomic_rmw = 0, fence = 0;
   double line_same_socket = 0, line_cross_socket = 0;
-  double migration_per_kib = 0, lock_handoff = 0, queue_op = 0;
+  double migration_per_kib = 0, lock_handoff = 0, queue_op = 0, locked_queue_op = 0;
   double park = 0, unpark = 0, wake_latency = 0, spin = 0, yield = 0;
   // the runtime's own non-atomic work (models/platform.hpp contract 14) and burn_ns's fixed cost
   double message = 0, turn = 0, envelope = 0, mailbox_push = 0, mailbox_pop = 0, burn_call = 0;
+  /// A turn of an actor whose state is not in the core's private cache (see private_cache_kib).
+  double cold_actor = 0;
+
+  // [kernels]: ns per unit of a workload's compute kernel (workload_info::kernels), measured by
+  // calibrate; the simulator uses it for the kernel's parameter when a scenario leaves it unset.
+  std::map<std::string, double> kernels;
 
   // [simulation]
   double quantum_ns = 1000;
@@ -53,6 +64,12 @@ machine_model load_machine(const std::string& name_or_path);
 std::vector<std::string> machine_dirs();
 /// Every loadable machine name, sorted, "default" included.
 std::vector<std::string> machine_names();
+/// The parameters a simulation on `m` builds workload `w` with: `w`'s defaults overlaid with
+/// `given`, and each of `w`'s kernels' parameter that `given` leaves unset taken from `m`'s
+/// [kernels] table (calibrated on the machine) when it has that kernel.
+workload_params with_machine_kernels(const workload_info& w, const std::map<std::string, param_value>& given,
+                                     const machine_model& m);
+
 /// The embedded models/machines/default.toml.
 std::string_view default_machine_text();
 

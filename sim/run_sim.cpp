@@ -134,7 +134,7 @@ sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_
   sim_platform plat(m, c);
 
   const workload_info& info = *find_workload(s.workload);
-  std::unique_ptr<workload> w = info.make(with_defaults(info, s.workload_params), s.seed);
+  std::unique_ptr<workload> w = info.make(with_machine_kernels(info, s.workload_params, m), s.seed);
   run_result r;
   trace_level level = level_of(s.trace_level);
   if (!o.trace_path.empty() && level == trace_level::off) level = trace_level::full;

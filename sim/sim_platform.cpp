@@ -61,7 +61,7 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   g.cross = m.line_cross_socket;
   g.per_kib = m.migration_per_kib;
   g.handoff = m.lock_handoff;
-  g.queue_op = m.queue_op;
+  g.queue_op = {m.queue_op, m.locked_queue_op};  // queue_kind order
   g.park = m.park;
   g.unpark = m.unpark;
   g.wake = m.wake_latency;
@@ -77,6 +77,11 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
     g.schedule = schedule_.get();
   }
   impl_->per_core.assign(cores_, 0);
+  if (m.private_cache_kib > 0 && m.cold_actor > 0) {
+    cache_bytes_ = double(m.private_cache_kib) * 1024.0;
+    cold_actor_ = m.cold_actor;
+    touches_on_core_.assign(cores_, 0);
+  }
 
   xbt_log_control_set("root.thresh:critical");
   // Configuration goes through argv: some keys only exist once the engine initializes.
@@ -226,6 +231,31 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
   double cost = g.per_kib * double(bytes) / 1024.0;
   if (from / g.cores_per_socket != to / g.cores_per_socket && g.same > 0) cost *= g.cross / g.same;
   charge(cost);
+}
+
+// The private-cache reuse model (cold_actor). Each core counts the touches its workers make
+// (a push into an actor's mailbox, the start of an actor's turn); an actor remembers the core
+// that touched it last and that core's count then. A touch finds the actor cached if that core
+// has touched fewer actors since than its private cache holds footprints of
+// (private_cache_kib / (declared state bytes + actor_overhead_bytes)); otherwise its lines
+// come from memory: cold_actor. Touches stand in for the distinct actors an LRU cache would
+// count: exact when every touch in between is of another actor (sends scattered over many
+// actors, where the cost matters), pessimistic about capacity when a few hot actors repeat
+// (they stay cached either way). Still cached on another core: the line transfers are the
+// atomics' business (cost_model.hpp), so nothing is charged here. A first touch is cold (the
+// spawn wrote the cell outside the run). Nothing is recorded when the machine has no
+// private_cache_kib or no cold_actor cost.
+void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes) {
+  actor_state* me = g.cur;
+  if (cache_bytes_ == 0 || me->core < 0) return;
+  if (actor >= last_touch_.size()) last_touch_.resize(std::size_t(actor) + 1 + last_touch_.size() / 2);
+  touch& t = last_touch_[actor];
+  const unsigned core = unsigned(me->core);
+  const double footprint = double(bytes) + actor_overhead_bytes;
+  const bool cold = t.stamp == 0 || double(touches_on_core_[t.core] - t.stamp) * footprint > cache_bytes_;
+  t.core = core;
+  t.stamp = ++touches_on_core_[core];
+  if (cold) me->pending_ns += cold_actor_;
 }
 
 std::string sim_platform::where_now() const {

@@ -111,12 +111,15 @@ class sim_platform {
   /// Platform contract 12: an actor whose state (`bytes`) was last used on
   /// `from_worker`'s core now runs on `to_worker`'s: charges migration_per_kib.
   void migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes);
+  /// Platform contract 15: the running worker touches `actor` (cell and `bytes` of state):
+  /// charges cold_actor if the reuse model (sim_platform.cpp) says it left the caches.
+  void touch_state(std::uint32_t actor, std::uint32_t bytes);
   /// Platform contract 11: one run-queue push or pop's non-atomic work (queue_op). Static,
   /// like fence(), because the deques that would call it hold no platform reference.
-  static void queue_op() {
+  static void queue_op(queue_kind k = queue_kind::deque) {
     sim_detail::actor_state* me = sim_detail::g.cur;
     if (me->core < 0) return;
-    me->pending_ns += sim_detail::g.queue_op;
+    me->pending_ns += sim_detail::g.queue_op[unsigned(k)];
     sim_detail::point();
   }
 
@@ -157,6 +160,17 @@ class sim_platform {
   /// ", at simulated T ns, scheduling point #n (worker w)": where a failure happened.
   std::string where_now() const;
   unsigned cores_ = 1;
+  // the private-cache reuse model (touch_state); cache_bytes_ 0: off
+  /// Bytes a turn touches besides the actor's declared state: its cell (mailbox, flags,
+  /// counters) and its behavior object, about 130 + 60 on the real backend.
+  static constexpr double actor_overhead_bytes = 192;
+  double cache_bytes_ = 0, cold_actor_ = 0;
+  struct touch {
+    std::uint64_t stamp = 0;  ///< touches_on_core_[core] after the actor's last touch (0: never touched)
+    std::uint32_t core = 0;   ///< the modeled core that touched it last
+  };
+  std::vector<std::uint64_t> touches_on_core_;  ///< per modeled core: actor touches made there
+  std::vector<touch> last_touch_;               ///< per actor id
   double abort_clock_s_ = 0;
   sim_stats stats_;
 };

@@ -27,14 +27,14 @@ class dispatcher_queue {
   // Each push and pop charges P::queue_op() (platform.hpp contract 11), as locked_fifo does,
   // so that in simulation these queues cost what the shared queue costs.
   void push(cell& a) {
-    P::queue_op();
+    P::queue_op(queue_kind::locked);
     lock_guard g(mutex_);
     link(a);
   }
 
   /// False (and nothing pushed) if the queue is closed.
   bool push_if_open(cell& a) {
-    P::queue_op();
+    P::queue_op(queue_kind::locked);
     lock_guard g(mutex_);
     if (closed_) return false;
     link(a);
@@ -43,7 +43,7 @@ class dispatcher_queue {
 
   cell* pop() {
     if (size_.load(std::memory_order_acquire) == 0) return nullptr;  // pairs with link's release
-    P::queue_op();
+    P::queue_op(queue_kind::locked);
     lock_guard g(mutex_);
     cell* a = head_;
     if (!a) return nullptr;

@@ -18,7 +18,7 @@ template <class P>
 class locked_fifo {
  public:
   void push(actor_cell<P>& a) {
-    P::queue_op();
+    P::queue_op(queue_kind::locked);
     lock_guard g(mutex_);
     a.next_runnable = nullptr;
     (tail_ ? tail_->next_runnable : head_) = &a;
@@ -28,7 +28,7 @@ class locked_fifo {
 
   actor_cell<P>* pop() {
     if (size_.load(std::memory_order_acquire) == 0) return nullptr;  // pairs with push's release
-    P::queue_op();
+    P::queue_op(queue_kind::locked);
     lock_guard g(mutex_);
     actor_cell<P>* a = head_;
     if (!a) return nullptr;

@@ -113,8 +113,12 @@ workload_info pi_workload() {
           {{"jobs", std::int64_t(100), "jobs the master hands out"},
            {"terms", std::int64_t(1000000), "series terms per job"},
            {"workers", std::int64_t(8), "worker actors (not threads)"},
-           {"term_ns", 1.0, "modeled cost of one term in simulation, in nanoseconds", 0}},
-          [](const workload_params& p, std::uint64_t) { return std::make_unique<pi>(p); }};
+           {"term_ns", 1.0,
+            "simulation only: modeled cost of one term, ns (unset: the machine model's calibrated leibniz_term, else 1)",
+            0}},
+          [](const workload_params& p, std::uint64_t) { return std::make_unique<pi>(p); },
+          {{"leibniz_term", "term_ns",
+            [](std::uint64_t units) { return std::bit_cast<std::uint64_t>(leibniz(units, units)); }}}};
 }
 
 }  // namespace twinsched

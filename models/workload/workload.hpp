@@ -56,12 +56,25 @@ class workload {
   virtual bool has_groups() const { return false; }
 };
 
+/// A compute kernel a workload's behaviors run on real cores and charge by a parameter in
+/// simulation (pi's Leibniz terms: `term_ns` per term). `twinsched calibrate` times `run` on the
+/// machine and writes the ns per unit to the machine model's [kernels] table under `name`;
+/// the simulator then sets `param` to it wherever a scenario leaves `param` unset.
+struct kernel_spec {
+  std::string name;   ///< key in a machine model's [kernels] table (as NAME_ns)
+  std::string param;  ///< the workload parameter that is the modeled ns per unit
+  /// Runs `units` units of the kernel; returns something derived from the result (so the
+  /// compiler keeps the work).
+  std::function<std::uint64_t(std::uint64_t units)> run;
+};
+
 /// A workload type, registered by name for scenario files.
 struct workload_info {
   std::string name;
   std::string description;
   std::vector<param_spec> params;
   std::function<std::unique_ptr<workload>(const workload_params&, std::uint64_t seed)> make;
+  std::vector<kernel_spec> kernels = {};  ///< compute kernels calibrate measures (most have none)
 };
 
 /// The workloads twinsched ships (forward, pingpong, pi, ...), defined in builtins.cpp.

@@ -12,7 +12,10 @@
 # message and turn are compared as their sum, and lock_handoff with the two line transfers it
 # is net of: calibrate derives each by a subtraction that noise can push to 0 (seen here:
 # message/turn 10/33 vs 31/19 ns, sums 43 and 50 ns; lock hand-off 0 vs 1384 ns).
-# queue_op, envelope, mailbox_push and mailbox_pop are residuals too (the runtime code's real
+# cold_actor (a cold ring's time per cold touch beyond what the simulation charges) is a residual
+# of ~100-300 ns: within x3, or both under 100 ns. The kernels (pi's Leibniz term, ns a term) are
+# single-thread loops: within x3. private_cache_kib comes from sysfs: equal.
+# queue_op, locked_queue_op, envelope, mailbox_push and mailbox_pop are residuals too (the runtime code's real
 # time minus what the simulator charges for its atomics), which noise can push to 0 (seen under
 # ASan beside other tests: mailbox_push 0 vs 8 ns): within x3, or both under 20 ns.
 # burn_call (what burn_ns(2000) costs beyond 2000 ns, after burn_ns takes its own measured
@@ -54,12 +57,22 @@ for key, x in a["costs"].items():
         continue
     if name in ("message", "turn"):
         continue  # compared as their sum
-    residuals = {"queue_op", "envelope", "mailbox_push", "mailbox_pop"}
-    factor, floor = ((10, 50) if name in two_threads else (3, 100) if name == "burn_call" else
+    residuals = {"queue_op", "locked_queue_op", "envelope", "mailbox_push", "mailbox_pop"}
+    factor, floor = ((10, 50) if name in two_threads else (3, 100) if name in ("burn_call", "cold_actor") else
                      (3, 20) if name in residuals else (3, 5))
     lo, hi = sorted((x, y))
     if hi > floor and hi > factor * lo:
         bad.append(f"{key}: {x} vs {y} (more than x{factor} apart)")
+# the compute kernels (pi's Leibniz term): one thread's tight loop, like the core's own costs
+ka, kb = a.get("kernels", {}), b.get("kernels", {})
+if "leibniz_term_ns" not in ka or set(ka) != set(kb):
+    bad.append(f"kernels: {sorted(ka)} vs {sorted(kb)} (pi's leibniz_term must be measured)")
+for key in set(ka) & set(kb):
+    lo, hi = sorted((ka[key], kb[key]))
+    if not (lo > 0 and hi <= 3 * lo):
+        bad.append(f"kernels.{key}: {ka[key]} vs {kb[key]} (more than x3 apart)")
+if a["topology"].get("private_cache_kib") != b["topology"].get("private_cache_kib"):
+    bad.append("private_cache_kib: differs (it is read from sysfs)")
 ca, cb = a["topology"]["clock_ghz"], b["topology"]["clock_ghz"]
 if max(ca, cb) > 2 * min(ca, cb):
     bad.append(f"clock_ghz: {ca} vs {cb}")

@@ -43,10 +43,16 @@ constexpr std::int64_t load = 1, store = 2, rmw = 5, fence = 10, queue_op = 20, 
                        cross = 300, yield = 700, per_kib = 1000, park = 2000, unpark = 3000, wake = 7000;
 // the runtime's own work (platform contract 14) and burn_ns's fixed cost per call
 constexpr std::int64_t message = 3, turn = 4, envelope = 6, mailbox_push = 7, mailbox_pop = 8, burn_call = 9;
+// a lock-guarded run queue's own work; a touch of an actor that left the caches
+constexpr std::int64_t locked_queue_op = 11, cold_actor = 400;
+/// The probe's private cache: 4 KiB, the footprints of 16 actors of 64 declared bytes
+/// (64 + sim_platform::actor_overhead_bytes = 256 bytes each).
+constexpr std::int64_t private_cache_kib = 4;
 }
 
 std::string probe_machine_text() {
-  std::string t = "name = \"cost-probe\"\n[topology]\nsockets = 2\ncores_per_socket = 2\nclock_ghz = 1\n[costs]\n";
+  std::string t = "name = \"cost-probe\"\n[topology]\nsockets = 2\ncores_per_socket = 2\nclock_ghz = 1\nprivate_cache_kib = " +
+                  std::to_string(cost::private_cache_kib) + "\n[costs]\n";
   auto set = [&](const char* key, std::int64_t ns) { t += std::string(key) + "_ns = " + std::to_string(ns) + "\n"; };
   set("atomic_load", cost::load);
   set("atomic_store", cost::store);
@@ -68,6 +74,8 @@ std::string probe_machine_text() {
   set("mailbox_push", cost::mailbox_push);
   set("mailbox_pop", cost::mailbox_pop);
   set("burn_call", cost::burn_call);
+  set("locked_queue_op", cost::locked_queue_op);
+  set("cold_actor", cost::cold_actor);
   t += "[simulation]\nquantum_ns = 1e9\n";  // one simulated second: no scenario here comes near it
   return t;
 }
@@ -134,7 +142,7 @@ TEST_CASE("the probe machine gives every cost term its own value") {
   std::set<double> values{m.atomic_load, m.atomic_store, m.atomic_rmw, m.fence, m.line_same_socket,
                           m.line_cross_socket, m.migration_per_kib, m.lock_handoff, m.queue_op, m.park,
                           m.unpark, m.wake_latency, m.spin, m.yield, m.message, m.turn, m.envelope,
-                          m.mailbox_push, m.mailbox_pop, m.burn_call};
+                          m.mailbox_push, m.mailbox_pop, m.burn_call, m.locked_queue_op, m.cold_actor};
   CHECK(values.size() == machine_cost_keys().size());
 }
 
@@ -679,6 +687,75 @@ TEST_CASE("a run-queue operation costs queue_op") {
   });
   CHECK(t.one == cost::queue_op);
   CHECK(t.two == 2 * cost::queue_op);
+}
+
+TEST_CASE("an operation on a lock-guarded run queue costs locked_queue_op, not queue_op") {
+  std::int64_t t = in_child<std::int64_t>([] {
+    std::int64_t r = 0;
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] { r = timed(plat, [] { sim_platform::queue_op(queue_kind::locked); }); });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t == cost::locked_queue_op);
+}
+
+TEST_CASE("an actor touched again after its core touched more actors than its cache holds costs cold_actor") {
+  // The probe's cache holds 16 footprints of actors with 64 declared bytes (cost::private_cache_kib).
+  struct times {
+    std::int64_t first, again, after_15_others, after_17_others, other_core_recent, big_state_after_8;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        auto others = [&](std::uint32_t from, std::uint32_t n) {
+          for (std::uint32_t i = 0; i < n; ++i) plat.touch_state(from + i, 64);
+        };
+        r.first = timed(plat, [&] { plat.touch_state(1, 64); });  // never touched: cold
+        r.again = timed(plat, [&] { plat.touch_state(1, 64); });
+        others(100, 15);  // 15 touches since: 15 x 256 bytes fit in 4 KiB
+        r.after_15_others = timed(plat, [&] { plat.touch_state(1, 64); });
+        others(200, 17);  // 17 x 256 do not
+        r.after_17_others = timed(plat, [&] { plat.touch_state(1, 64); });
+        // 2 KiB of state: a footprint of 2240 bytes, so 2 touches since overflow 4 KiB
+        plat.touch_state(2, 2048);
+        plat.touch_state(3, 2048);
+        plat.touch_state(4, 2048);
+        r.big_state_after_8 = timed(plat, [&] { plat.touch_state(2, 2048); });
+      });
+      plat.join_workers();
+      plat.start_worker(1, [&] {  // worker 1, core 1: actor 1 is still in core 0's cache
+        r.other_core_recent = timed(plat, [&] { plat.touch_state(1, 64); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.first == cost::cold_actor);
+  CHECK(t.again == 0);
+  CHECK(t.after_15_others == 0);
+  CHECK(t.after_17_others == cost::cold_actor);
+  CHECK(t.big_state_after_8 == cost::cold_actor);
+  CHECK(t.other_core_recent == 0);  // the line transfers are the atomics' charge
+}
+
+TEST_CASE("without private_cache_kib no touch costs anything") {
+  std::int64_t t = in_child<std::int64_t>([] {
+    std::int64_t r = -1;
+    machine_model m = probe_machine();
+    m.private_cache_kib = 0;
+    sim_config c;
+    c.cores = 2;
+    sim_platform plat(m, c);
+    plat.run([&] {
+      plat.start_worker(0, [&] { r = timed(plat, [&] { plat.touch_state(1, 64); }); });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t == 0);
 }
 
 // ---- idle loops and charged work ----

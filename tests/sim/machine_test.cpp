@@ -1,11 +1,14 @@
 // Machine model files: the shipped ones load, and broken ones fail with one line naming file, line and column.
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <functional>
 #include <string>
 
 #include "sim/machine_model.hpp"
 #include "sim/run_sim.hpp"
 #include "sim/sim_platform.hpp"
+#include "models/workload/workload.hpp"
 
 TEST_SUITE_BEGIN("sim");  // this file's default label (tests/CMakeLists.txt)
 
@@ -94,6 +97,51 @@ TEST_CASE("a simulation of more cores than the cache model tracks is refused wit
   o.cores = sim_detail::core_set::max_cores + 1;
   CHECK_THROWS_WITH_AS(simulate(s, o), "cores: the simulator's cache model tracks at most 256 modeled cores, not 257",
                        config_error);
+}
+
+
+TEST_CASE("a machine's [kernels] give a workload's kernel parameter its calibrated cost, unless the scenario sets it") {
+  machine_model m = parse_machine("[topology]\nprivate_cache_kib = 2048\n[kernels]\nleibniz_term_ns = 1.5\n", "m.toml");
+  CHECK(m.private_cache_kib == 2048);
+  REQUIRE(m.kernels.contains("leibniz_term"));
+  CHECK(m.kernels.at("leibniz_term") == 1.5);
+  const workload_info& pi = *find_workload("pi");
+  REQUIRE(pi.kernels.size() == 1);
+  CHECK(pi.kernels[0].param == "term_ns");
+  CHECK(with_machine_kernels(pi, {}, m).real("term_ns") == 1.5);
+  CHECK(with_machine_kernels(pi, {{"term_ns", 4.0}}, m).real("term_ns") == 4.0);  // the scenario's own
+  CHECK(with_machine_kernels(pi, {}, parse_machine("", "m.toml")).real("term_ns") == 1.0);  // no kernels: the default
+
+  // and the simulation charges it: pi's 4 jobs x 1000 terms on one core at 1.5 vs 3 ns a term
+  scenario s;
+  s.workload = "pi";
+  s.workload_params = {{"jobs", std::int64_t(4)}, {"terms", std::int64_t(1000)}, {"workers", std::int64_t(1)}};
+  s.sched.workers = 1;
+  auto sim_ns = [&](const char* text) {
+    const std::string path = std::string("kernels-") + std::to_string(std::hash<std::string>{}(text)) + ".toml";
+    std::FILE* f = std::fopen(path.c_str(), "w");
+    REQUIRE(f);
+    std::fputs(text, f);
+    std::fclose(f);
+    sim_options o;
+    o.cores = 1;
+    o.machine = path;
+    sim_result r = simulate(s, o);
+    std::remove(path.c_str());
+    REQUIRE(r.ok());
+    return r.sim_s * 1e9;
+  };
+  const double at_1_5 = sim_ns("[kernels]\nleibniz_term_ns = 1.5\n");
+  const double at_3 = sim_ns("[kernels]\nleibniz_term_ns = 3\n");
+  CHECK(at_3 - at_1_5 == doctest::Approx(4 * 1000 * 1.5).epsilon(0.01));
+}
+
+TEST_CASE("a bad [kernels] entry or private_cache_kib is an error naming file, line and column") {
+  CHECK(error_of("[kernels]\nleibniz_term = 1.5\n") ==
+        "m.toml:2:1: kernel cost 'leibniz_term' must be written <kernel>_ns (ns per unit)");
+  CHECK(error_of("[kernels]\nleibniz_term_ns = 0\n") == "m.toml:2:19: kernel cost 'leibniz_term_ns' must be positive");
+  CHECK(error_of("[topology]\nprivate_cache_kib = 1.5\n") ==
+        "m.toml:2:21: 'private_cache_kib' must be a whole number from 0 to 2^30");
 }
 
 TEST_SUITE_END();
