@@ -153,17 +153,65 @@ class adaptive_policy {
   }
 
   bool try_retire(policy_port<P>& port) {
-    unsigned w = port.index();
-    slot& me = *slots_[w];
+    slot& me = *slots_[port.index()];
     if (me.idle_since == 0 || port.now_ns() + 1 - me.idle_since < retire_after_) return false;
     // relaxed: a hint read without the lock; the decision is re-taken under it
     if (active_count_.load(std::memory_order_relaxed) <= min_) return false;
+    return retire(port, -1);
+  }
+
+  // ---- the replay's seam (sim/replay_scale_forcing.hpp): a recorded decision carried out ----
+  // Replay of a real trace starts and retires threads where the recording did, instead of
+  // deciding by its own measure; these do what the rules above do once they have decided.
+
+  /// Opens slot `s` (the caller has reserved it through its port) for a thread the caller
+  /// starts next, as the growing rule does before it migrates actors to it.
+  void open_slot(unsigned s) {
+    lock_guard g(scale_mutex_);
+    open_locked(s);
+  }
+
+  /// Retires the calling worker's slot now, its actors going to slot `target`, or, if that
+  /// slot does not run now, to the slot it forwards to, or else to the least loaded running
+  /// slot. False (nothing done) if no slot other than the caller's runs.
+  bool retire_to(policy_port<P>& port, unsigned target) { return retire(port, int(target)); }
+
+ private:
+  struct held_actor {
+    std::size_t backlog;
+    actor_cell<P>* a;
+    bool moving;
+  };
+
+  struct alignas(64) slot {
+    dispatcher_queue<P> q;
+    bool on = false;                   // a thread runs (or is about to run) this slot; under scale_mutex_
+    std::uint32_t since_idle = 0;      // owner only: messages since the loop last went idle
+    std::uint64_t idle_since = 0;      // owner only: now_ns + 1 when the idle spell began, 0 if busy
+    std::vector<held_actor> held;      // owner only: scratch for rebalance
+    bool overloaded_mine = false;      // owner only: the value last stored in `overloaded`
+    // Overloaded (ran overload_after messages without going idle) since the loop last went
+    // idle: written by the owner, read by other threads' rebalancing as a hint.
+    typename P::template atomic<bool> overloaded{false};
+  };
+
+  /// Retirement steps 1-3 (header: forwarding), toward least_loaded (forced < 0: the rule's
+  /// own, which keeps min_workers and an empty queue) or toward slot `forced` (retire_to).
+  bool retire(policy_port<P>& port, int forced) {
+    unsigned w = port.index();
+    slot& me = *slots_[w];
     actor_cell<P>* left;
     unsigned t;
     {
       lock_guard g(scale_mutex_);
-      if (active_ <= min_ || me.q.size() != 0) return false;
-      t = least_loaded(w);
+      if (forced < 0) {
+        if (active_ <= min_ || me.q.size() != 0) return false;
+        t = least_loaded(w);
+      } else {
+        t = fwd_[unsigned(forced)].load(std::memory_order_relaxed);  // under the lock, as below
+        if (t == w || !slots_[t]->on) t = least_loaded(w);
+        if (t == w) return false;
+      }
       // step 1; relaxed load: fwd_ is written only under scale_mutex_, which we hold;
       // the release store pairs with send_home's acquire load
       for (unsigned i = 0; i < n_; ++i)
@@ -185,24 +233,18 @@ class adaptive_policy {
     return true;
   }
 
- private:
-  struct held_actor {
-    std::size_t backlog;
-    actor_cell<P>* a;
-    bool moving;
-  };
-
-  struct alignas(64) slot {
-    dispatcher_queue<P> q;
-    bool on = false;                   // a thread runs (or is about to run) this slot; under scale_mutex_
-    std::uint32_t since_idle = 0;      // owner only: messages since the loop last went idle
-    std::uint64_t idle_since = 0;      // owner only: now_ns + 1 when the idle spell began, 0 if busy
-    std::vector<held_actor> held;      // owner only: scratch for rebalance
-    bool overloaded_mine = false;      // owner only: the value last stored in `overloaded`
-    // Overloaded (ran overload_after messages without going idle) since the loop last went
-    // idle: written by the owner, read by other threads' rebalancing as a hint.
-    typename P::template atomic<bool> overloaded{false};
-  };
+  /// Opens slot s for a thread about to start. Under scale_mutex_.
+  void open_locked(unsigned s) {
+    slot& ns = *slots_[s];
+    ns.q.reopen();  // before fwd_[s] = s is published (header)
+    ns.on = true;
+    ns.idle_since = 0;
+    ns.since_idle = 0;
+    ns.overloaded_mine = false;
+    ns.overloaded.store(false, std::memory_order_relaxed);  // a hint; start_worker publishes it
+    fwd_[s].store(s, std::memory_order_release);  // pairs with send_home's acquire
+    active_count_.store(++active_, std::memory_order_relaxed);  // a mirror read only as a hint
+  }
 
   /// Queues `a` at its home's current dispatcher (header: forwarding) and wakes it.
   void send_home(int from, actor_cell<P>& a) {
@@ -302,15 +344,7 @@ class adaptive_policy {
       if (active_ < n_) {
         int s = port.reserve_worker();
         if (s >= 0) {
-          slot& ns = *slots_[unsigned(s)];
-          ns.q.reopen();  // before fwd_[s] = s is published (header)
-          ns.on = true;
-          ns.idle_since = 0;
-          ns.since_idle = 0;
-          ns.overloaded_mine = false;
-          ns.overloaded.store(false, std::memory_order_relaxed);  // a hint; start_worker publishes it
-          fwd_[unsigned(s)].store(unsigned(s), std::memory_order_release);  // pairs with send_home's acquire
-          active_count_.store(++active_, std::memory_order_relaxed);  // a mirror read only as a hint
+          open_locked(unsigned(s));
           target = s;
           started = true;
         }
