@@ -6,9 +6,10 @@
 # runtime's own work) within a factor of 3 of each other, or both under 5 ns (a few cycles:
 # at that size the factor is noise); terms two threads measure against each other (line
 # transfer, migration, lock hand-off, unpark, wake-up latency), which a preemption of either
-# thread inflates, within a factor of 10, or both under 50 ns; clock_ghz within a factor of 2
-# (an add chain runs at ~60% speed while the core's other hardware thread is busy: 3.0 vs 1.7
-# GHz seen here).
+# thread inflates, within a factor of 10, or both under 50 ns; clock_ghz within a factor of 2.5
+# (an add chain runs at half speed while the host core's other hardware thread is busy, and
+# on this VM that thread belongs to another tenant: 3.0 vs 1.45 GHz seen on an idle guest, 3.17
+# vs 1.49 GHz in CI).
 # message and turn are compared as their sum, and lock_handoff with the two line transfers it
 # is net of: calibrate derives each by a subtraction that noise can push to 0 (seen here:
 # message/turn 10/33 vs 31/19 ns, sums 43 and 50 ns; lock hand-off 0 vs 1384 ns).
@@ -21,7 +22,8 @@
 # private_cache_kib comes from sysfs: equal.
 # queue_op, envelope, mailbox_push and mailbox_pop are residuals too (the runtime code's real
 # time minus what the simulator charges for its atomics), which noise can push to 0 (seen under
-# ASan beside other tests: mailbox_push 0 vs 8 ns): within x3, or both under 20 ns.
+# ASan beside other tests: mailbox_push 0 vs 8 ns, and 23.8 vs 7.3 ns in CI): within x3, or both
+# under 30 ns.
 # burn_call (what burn_ns(2000) costs beyond 2000 ns, after burn_ns takes its own measured
 # overhead off) is a residual of a few tens of ns either way: within x3, or both under 100 ns.
 # Every cost must be a finite number >= 0. The comparison itself is checked to fail on a
@@ -64,7 +66,7 @@ for key, x in a["costs"].items():
     residuals = {"queue_op", "envelope", "mailbox_push", "mailbox_pop"}
     loaded = {"locked_queue_op", "cold_actor"}
     factor, floor = ((10, 50) if name in two_threads or name in loaded else (3, 100) if name == "burn_call" else
-                     (3, 20) if name in residuals else (3, 5))
+                     (3, 30) if name in residuals else (3, 5))
     lo, hi = sorted((x, y))
     if hi > floor and hi > factor * lo:
         bad.append(f"{key}: {x} vs {y} (more than x{factor} apart)")
@@ -79,7 +81,7 @@ for key in set(ka) & set(kb):
 if a["topology"].get("private_cache_kib") != b["topology"].get("private_cache_kib"):
     bad.append("private_cache_kib: differs (it is read from sysfs)")
 ca, cb = a["topology"]["clock_ghz"], b["topology"]["clock_ghz"]
-if max(ca, cb) > 2 * min(ca, cb):
+if max(ca, cb) > 2.5 * min(ca, cb):
     bad.append(f"clock_ghz: {ca} vs {cb}")
 for line in bad:
     print("calibrations disagree:", line)
