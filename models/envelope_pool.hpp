@@ -27,8 +27,8 @@ class envelope_depot {
  public:
   static constexpr std::size_t batch = 256;
 
-  /// Refill `list` (empty) with one batch.
-  void take(std::vector<envelope<P>*>& list) {
+  /// Refill `list` (empty) with one batch. Out of line, as give.
+  [[gnu::noinline]] void take(std::vector<envelope<P>*>& list) {
     lock_guard g(mutex_);
     if (!batches_.empty()) {
       list.swap(batches_.back());
@@ -40,8 +40,9 @@ class envelope_depot {
     for (std::size_t i = 0; i < batch; ++i) list.push_back(&s[i]);
   }
 
-  /// Move the last `batch` entries of `list` into the depot.
-  void give(std::vector<envelope<P>*>& list) {
+  /// Move the last `batch` entries of `list` into the depot. Out of line: once per batch,
+  /// and inlined it would keep the pool's put (once per message) from being inlined.
+  [[gnu::noinline]] void give(std::vector<envelope<P>*>& list) {
     std::vector<envelope<P>*> b(list.end() - batch, list.end());
     list.resize(list.size() - batch);
     lock_guard g(mutex_);
@@ -62,7 +63,7 @@ class envelope_pool {
   explicit envelope_pool(envelope_depot<P>& depot) : depot_(depot) { free_.reserve(3 * envelope_depot<P>::batch); }
 
   envelope<P>* get() {
-    if (free_.empty()) depot_.take(free_);
+    if (free_.empty()) [[unlikely]] depot_.take(free_);
     envelope<P>* e = free_.back();
     free_.pop_back();
     return e;
@@ -70,7 +71,7 @@ class envelope_pool {
 
   void put(envelope<P>* e) {
     free_.push_back(e);
-    if (free_.size() > 2 * envelope_depot<P>::batch) depot_.give(free_);
+    if (free_.size() > 2 * envelope_depot<P>::batch) [[unlikely]] depot_.give(free_);
   }
 
  private:

@@ -220,6 +220,7 @@ class scheduler final : public worker_control {
       auto& w = *workers_[i];
       out += "worker " + std::to_string(i) + ": " + phase_name(w.phase());
       if (const cell* a = w.running_actor()) out += ", in a turn of actor " + std::to_string(a->id());
+      if (const cell* a = w.held_actor()) out += ", holds drained actor " + std::to_string(a->id());
       out += park_.flagged(i) ? ", flagged asleep" : ", not flagged asleep";
       out += "; sent " + std::to_string(w.sent()) + ", processed " + std::to_string(w.processed()) + ", turns " +
              std::to_string(w.stats().turns) + "\n";

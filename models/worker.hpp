@@ -30,6 +30,26 @@
 //     raced in); if `burst` ran out or a producer is mid-push: push it back to the policy
 //   - in test builds (`checks`), a guard aborts if a second worker enters the same actor.
 //
+// Holding a drained actor (policies that declare caps.holds_drained)
+//   A turn that drains its actor does not release it: the worker keeps it as `held_`, still
+//   owned (not idle) and in no queue, for the length of one more turn. Then it settles it:
+//   if a message reached it meanwhile (the sender found it owned, so did not schedule it),
+//   the worker hands it to the policy as `sent`; if not, it releases it (the CAS of
+//   actor.hpp's release; a push that won the race makes it a `yielded` push instead).
+//   When:   after every turn (the held actor of the turn before), and when the policy has no
+//           work for the worker (before it goes idle: an idle or parked worker holds nothing,
+//           and a worker that leaves the run holds nothing).
+//   Why:    in a message chain that comes back (pingpong: A -> B -> A), the reply reaches A
+//           while it is held: no release CAS and no schedule for A, one atomic less per
+//           message (the push's exchange is the only one left).
+//   Why no message is stranded: a held actor is owned, so actor.hpp's argument holds with
+//           the holding worker as the owner; the worker looks at its mailbox when it
+//           settles it, after at most one turn, and before it can idle or stop. Quiescence
+//           is unaffected: a message waiting in a held actor is sent and not processed.
+//   Cost:   a held actor with mail waits for one turn of another actor, out of thieves'
+//           reach (like stealing's LIFO slot). Turns whose messages the policy picked
+//           (message-exact replay) release as before.
+//
 // Termination counters: `sent_` and `processed_` are written only by this worker, after the
 // fact they count (a message is counted sent before it is pushed, processed after its
 // handler's own sends), which is what the scheduler's quiescence check relies on.
@@ -42,6 +62,7 @@
 #include <exception>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "actor.hpp"
@@ -102,6 +123,9 @@ class worker final : public context {
         run_turn(*a);
         continue;
       }
+      if constexpr (Pol::caps.holds_drained) {
+        if (cell* h = std::exchange(held_, nullptr); h && settle(*h)) continue;  // it had mail
+      }
       if constexpr (Pol::caps.observes_work) s_.policy().on_idle(port_);
       if (!idle) {
         idle = true;
@@ -134,7 +158,11 @@ class worker final : public context {
   void send(actor_ref to, const message& m) override {
     P::runtime_work(runtime_op::envelope);  // this get and the put that recycles it (platform.hpp 14)
     envelope<P>* e = pool_.get();
-    e->msg = m;
+    // Field by field, not as one block copy: the behavior has just stored `m` on its stack
+    // field by field, and a 16-byte load over two 8-byte stores still in the store buffer
+    // cannot be forwarded from them: it waits for them to reach the cache (a quarter of the
+    // time per message of pingpong on one worker, in perf). A load per field is forwarded.
+    copy_fields(e->msg, m);
     e->msg.sender = current_;
     ++sent_local_;
     // numbered by the sending actor, so that ids survive a different schedule (replay)
@@ -177,8 +205,27 @@ class worker final : public context {
   // for a decision. (The report's thread tells TSan to ignore its reads: runtime/deadline.)
   worker_phase phase() const { return phase_; }
   const cell* running_actor() const { return current_; }
+  const cell* held_actor() const { return held_; }
 
  private:
+  // The checks' failures, out of line: the message is built only when one fails.
+  [[noreturn, gnu::noinline, gnu::cold]] void entered_twice(const cell& a, std::uint32_t other) {
+    s_.fatal("actor '" + a.name() + "' entered by worker " + std::to_string(index_) + " while worker " +
+             std::to_string(other) + " runs it");
+  }
+  [[noreturn, gnu::noinline, gnu::cold]] void out_of_order(const cell& a, const envelope<P>& e) {
+    s_.fatal("actor '" + a.name() + "' received message " + std::to_string(e.seq) + " of actor " +
+             std::to_string(e.msg.sender->id()) + " after a later one (per-sender order)");
+  }
+
+  static void copy_fields(message& to, const message& from) {
+    // volatile reads: the compiler may neither merge them into a wider load nor drop them
+    to.a = static_cast<const volatile std::uint64_t&>(from.a);
+    to.b = static_cast<const volatile std::uint64_t&>(from.b);
+    to.tag = static_cast<const volatile std::uint32_t&>(from.tag);
+    to.flags = static_cast<const volatile std::uint32_t&>(from.flags);
+  }
+
   std::uint64_t account(std::uint64_t& bucket, std::uint64_t mark) {
     std::uint64_t now = s_.plat().now_ns();
     bucket += now - mark;
@@ -189,9 +236,8 @@ class worker final : public context {
     P::runtime_work(runtime_op::turn);
     ++stats_.turns;
     if (checks_) {
-      if (std::uint32_t other = a.enter(index_))
-        s_.fatal("actor '" + a.name() + "' entered by worker " + std::to_string(index_) + " while worker " +
-                 std::to_string(other - 1) + " runs it");
+      if (std::uint32_t other = a.enter(index_)) [[unlikely]]
+        entered_twice(a, other - 1);
     }
     // full: where this turn starts in the actor's receive order (replay orders its turns by it)
     if (s_.tracing(trace_level::decisions))
@@ -235,13 +281,43 @@ class worker final : public context {
     // `other`: the messages the turn processed (replay limits the turn to as many)
     if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_end, index_, a.id(), 0, n);
     if (checks_) a.leave();
-    envelope<P>* spent = nullptr;
-    if (!drained || a.release(spent)) {
-      if (s_.tracing(trace_level::decisions))
-        s_.trace(event_kind::schedule, index_, a.id(), 0, std::uint32_t(push_reason::yielded));
-      s_.policy().push(int(index_), a, push_reason::yielded);
+    if constexpr (Pol::caps.holds_drained) {
+      cell* before = std::exchange(held_, nullptr);
+      if (drained && !picked) held_ = &a;
+      else finish(a, drained);
+      if (before) settle(*before);
+    } else {
+      finish(a, drained);
     }
+  }
+
+  /// After a turn: releases a drained actor (it may come straight back if a message raced
+  /// in), or hands one with work left back to the policy.
+  void finish(cell& a, bool drained) {
+    envelope<P>* spent = nullptr;
+    if (!drained || a.release(spent)) reschedule(a, push_reason::yielded);
     if (spent) pool_.put(spent);  // the idle mailbox's last envelope: it stays on this core
+  }
+
+  /// The held actor's turn is over (see "Holding" above): true if it had mail and the policy
+  /// has it now, false if it is idle.
+  bool settle(cell& h) {
+    if (h.box().empty()) {
+      envelope<P>* spent = nullptr;
+      if (h.release(spent)) {
+        reschedule(h, push_reason::yielded);  // a push raced in after the look
+        return true;
+      }
+      pool_.put(spent);
+      return false;
+    }
+    reschedule(h, push_reason::sent);
+    return true;
+  }
+
+  void reschedule(cell& a, push_reason why) {
+    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, a.id(), 0, std::uint32_t(why));
+    s_.policy().push(int(index_), a, why);
   }
 
   void process(cell& a, envelope<P>& e) {
@@ -249,8 +325,7 @@ class worker final : public context {
     P::runtime_work(runtime_op::mailbox_pop);  // the pop that took it (per message, whichever path took it)
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_begin, index_, a.id(), e.id, 0);
     if (checks_ && e.seq && (e.msg.flags & message_donated) == 0 && !a.in_order_from(e.msg.sender->id(), e.seq))
-      s_.fatal("actor '" + a.name() + "' received message " + std::to_string(e.seq) + " of actor " +
-               std::to_string(e.msg.sender->id()) + " after a later one (per-sender order)");
+      [[unlikely]] out_of_order(a, e);
     if (a.stopped()) {
       ++dead_letters_;
     } else {
@@ -314,6 +389,7 @@ class worker final : public context {
   std::uint32_t burst_;
   bool checks_;
   cell* current_ = nullptr;
+  cell* held_ = nullptr;  // owner only (read by the hang report): see "Holding a drained actor"
   worker_phase phase_ = worker_phase::not_started;  // owner-written; hang report only
   std::unique_ptr<behavior> become_;
   bool stop_ = false;

@@ -85,7 +85,8 @@ class replay_policy : public Inner {
   /// The inner policy's capabilities, plus forcing each turn's length (policy.hpp).
   static constexpr policy_caps caps{.observes_work = Inner::caps.observes_work,
                                     .scales_workers = Inner::caps.scales_workers,
-                                    .forces_turns = true};
+                                    .forces_turns = true,
+                                    .holds_drained = Inner::caps.holds_drained};
 
   static constexpr std::uint64_t poll_ns = 500;  ///< exact mode: how long a waiting worker parks
   static constexpr unsigned stall_polls = 4;      ///< exact mode: quiet rounds that make a stall

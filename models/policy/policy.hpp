@@ -45,6 +45,7 @@
 //                                                       owns (it recycles it), or null: the turn ends
 //                   void end_turn(policy_port<P>&, actor_cell<P>&) -- after such a turn, before
 //                                                       the actor is released (replay: message-exact)
+//   holds_drained   (no hooks) the worker holds a drained actor for one more turn (worker.hpp)
 //
 // The port: hooks never see the worker or the scheduler. policy_port<P> says what they may
 // do: know which worker calls, read the time, record a decision in the trace, count a
@@ -79,6 +80,10 @@ struct policy_caps {
   bool observes_work = false;
   bool scales_workers = false;
   bool forces_turns = false;
+  /// No hooks: the worker keeps the actor whose turn just drained for one more turn instead
+  /// of releasing it at once (worker.hpp, "Holding a drained actor"). For policies whose
+  /// push accepts, at any time, an actor the pushing worker owns.
+  bool holds_drained = false;
 };
 
 /// What a policy is built from.

@@ -13,6 +13,11 @@
 // while every other runnable actor is in the deque, stealable. At most one actor per
 // worker is out of thieves' reach. With `fifo = true` there is no slot.
 //
+// Holding (caps.holds_drained; worker.hpp): a worker keeps the actor whose turn drained for
+// one more turn; if a message reached it meanwhile, the worker pushes it as `sent`, so it
+// goes into the slot and runs next. pingpong's reply thus finds its actor held: no release
+// and no re-scheduling per message.
+//
 // Wake-ups: a push into the pusher's own slot or deque wakes a sleeper only as a hint
 // (parking.hpp: the pusher runs the work itself if nobody steals it); an outside push to
 // the injector wakes one for sure.
@@ -36,7 +41,7 @@ template <class P>
 class stealing_policy {
  public:
   static constexpr const char* name = "stealing";
-  static constexpr policy_caps caps{};
+  static constexpr policy_caps caps{.holds_drained = true};  // a held actor with mail goes to the slot
 
   explicit stealing_policy(const policy_setup<P>& s)
       : park_(s.park), tracer_(s.trace), fifo_(s.config.fifo), half_(s.config.steal == "half"), n_(s.config.workers) {
