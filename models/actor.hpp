@@ -83,6 +83,9 @@ class alignas(64) actor_cell final : public actor {
   /// is idle and `spent` is the mailbox's last envelope, the caller's to recycle.
   bool release(envelope<P>*& spent) { return !mailbox_.try_idle(spent); }
 
+  /// The owner of a drained actor (worker.hpp, holding): true if a message came in since.
+  bool has_new_mail() const { return mailbox_.pushed_since_empty(); }
+
   /// Takes an idle actor without a message (donation hands it messages afterwards), with
   /// `dummy` as its mailbox's dummy; on failure `dummy` stays the caller's.
   bool try_claim(envelope<P>* dummy) { return mailbox_.try_claim(dummy); }

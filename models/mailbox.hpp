@@ -152,6 +152,11 @@ class mailbox {
     return t == idle || (!linked && untag(t) == head_);
   }
 
+  /// Owner only, after a pop said `empty` (and nothing popped since): true if a push came in
+  /// since. Relaxed: a hint; false is confirmed by try_idle's CAS, and true hands the actor
+  /// on, whose next pop reads the links with acquire (and reports `busy` mid-push).
+  bool pushed_since_empty() const { return tail_.load(std::memory_order_relaxed) != tag(head_); }
+
   /// Consumer only: messages poppable now, counting at most `limit`.
   std::size_t backlog(std::size_t limit) const {
     std::size_t n = fresh_ ? 1 : 0;

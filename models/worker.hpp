@@ -47,8 +47,15 @@
 //           settles it, after at most one turn, and before it can idle or stop. Quiescence
 //           is unaffected: a message waiting in a held actor is sent and not processed.
 //   Cost:   a held actor with mail waits for one turn of another actor, out of thieves'
-//           reach (like stealing's LIFO slot). Turns whose messages the policy picked
-//           (message-exact replay) release as before.
+//           reach (like stealing's LIFO slot); and a message from another worker to a held
+//           actor makes it runnable on the holder, not on the sender, which may then have
+//           to steal. Turns whose messages the policy picked (message-exact replay) release
+//           as before.
+//   When it does not pay: a hold pays when the held actor has mail by the time it is
+//           settled. After a hold that did not (forward: tokens move on to other actors),
+//           the worker releases drained actors at once for its next `hold_probe` drained
+//           turns, then holds one again, as a probe. (Without this, forward simulated on 64
+//           cores ran 14% longer: every collision of a token with a held actor cost a steal.)
 //
 // Termination counters: `sent_` and `processed_` are written only by this worker, after the
 // fact they count (a message is counted sent before it is pushed, processed after its
@@ -282,10 +289,14 @@ class worker final : public context {
     if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_end, index_, a.id(), 0, n);
     if (checks_) a.leave();
     if constexpr (Pol::caps.holds_drained) {
-      cell* before = std::exchange(held_, nullptr);
-      if (drained && !picked) held_ = &a;
-      else finish(a, drained);
-      if (before) settle(*before);
+      if (cell* before = std::exchange(held_, nullptr); before && !settle(*before))
+        skip_holds_ = hold_probe;  // that hold did not pay: release at once for a while
+      if (drained && !picked && skip_holds_ == 0) {
+        held_ = &a;
+      } else {
+        if (drained && skip_holds_ != 0) --skip_holds_;
+        finish(a, drained);
+      }
     } else {
       finish(a, drained);
     }
@@ -302,7 +313,7 @@ class worker final : public context {
   /// The held actor's turn is over (see "Holding" above): true if it had mail and the policy
   /// has it now, false if it is idle.
   bool settle(cell& h) {
-    if (h.box().empty()) {
+    if (!h.has_new_mail()) {  // one load of its tail word; the CAS below decides
       envelope<P>* spent = nullptr;
       if (h.release(spent)) {
         reschedule(h, push_reason::yielded);  // a push raced in after the look
@@ -390,6 +401,8 @@ class worker final : public context {
   bool checks_;
   cell* current_ = nullptr;
   cell* held_ = nullptr;  // owner only (read by the hang report): see "Holding a drained actor"
+  static constexpr std::uint32_t hold_probe = 64;
+  std::uint32_t skip_holds_ = 0;  // owner only: drained turns still to release at once
   worker_phase phase_ = worker_phase::not_started;  // owner-written; hang report only
   std::unique_ptr<behavior> become_;
   bool stop_ = false;
