@@ -11,15 +11,17 @@ trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # How many hops of 40 tokens the simulator takes about `$2` real seconds over on this machine,
-# whatever its speed (an ASan build is several times slower), from a run of 20,000 hops (800 k
+# whatever its speed (an ASan build is several times slower), from a run of 100,000 hops (4 M
 # messages) with the extra flags `$1` (a trace makes a simulation slower), capped at `$3`.
-# Longer runs simulate faster per message (up to 2x), and a loaded machine is noisy: the figure
-# errs on the short side, hence targets longer than needed (a line needs more than a second).
+# Longer runs simulate faster per message (the run's fixed costs weigh less), and a loaded
+# machine is noisy: the figure errs on the short side, hence targets longer than needed (a
+# line needs more than a second). A probe of 20,000 hops once took 0.31 s, so a 4 s target
+# ran 1.2 s and printed one line only: the probe is long enough now for its fixed costs to vanish.
 hops_for() {
   local real_s
-  real_s=$("$bin" sim --cores 2 --param tokens=40 --param hops=20000 $1 --json 2>/dev/null |
+  real_s=$("$bin" sim --cores 2 --param tokens=40 --param hops=100000 $1 --json 2>/dev/null |
     grep -oE '"real_s": *[0-9.e+-]+' | grep -oE '[0-9.e+-]+$')
-  awk -v s="${real_s:-1}" -v t="$2" -v cap="$3" 'BEGIN { n = int(20000 * t / s); print (n < 20000 ? 20000 : n > cap ? cap : n) }'
+  awk -v s="${real_s:-1}" -v t="$2" -v cap="$3" 'BEGIN { n = int(100000 * t / s); print (n < 20000 ? 20000 : n > cap ? cap : n) }'
 }
 # A forward run the simulator takes 2 to 4 s over (about 15 M messages here).
 long=(--param tokens=40 --param hops=${PROGRESS_HOPS:-$(hops_for "" 4 1000000)})
