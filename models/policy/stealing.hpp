@@ -74,12 +74,19 @@ class stealing_policy {
     park_.wake_one(int(from));
   }
 
-  actor_cell<P>* pop(unsigned w, worker_stats& st) {
+  /// The slot inline (once per message in a chain), the rest out of line.
+  [[gnu::always_inline]] actor_cell<P>* pop(unsigned w, worker_stats& st) {
     local& me = *locals_[w];
     if (actor_cell<P>* a = me.slot) {
       me.slot = nullptr;
       return a;
     }
+    return pop_queued(w, st);
+  }
+
+ private:
+  [[gnu::noinline]] actor_cell<P>* pop_queued(unsigned w, worker_stats& st) {
+    local& me = *locals_[w];
     if (actor_cell<P>* a = fifo_ ? take_oldest(me.deque) : me.deque.pop()) return a;
     if (actor_cell<P>* a = injector_.pop()) return a;
     if (n_ == 1) return nullptr;
@@ -95,6 +102,7 @@ class stealing_policy {
     return nullptr;
   }
 
+ public:
   bool has_work(unsigned w) const {
     if (locals_[w]->slot || injector_.size() != 0) return true;
     for (auto& l : locals_)
