@@ -225,7 +225,8 @@ class worker final : public context {
              std::to_string(e.msg.sender->id()) + " after a later one (per-sender order)");
   }
 
-  static void copy_fields(message& to, const message& from) {
+  static void copy_fields(message& to, const message& from) {  // all but `sender`, which send sets
+    static_assert(sizeof(message) == 32, "a field added to message must be copied here too");
     // volatile reads: the compiler may neither merge them into a wider load nor drop them
     to.a = static_cast<const volatile std::uint64_t&>(from.a);
     to.b = static_cast<const volatile std::uint64_t&>(from.b);
@@ -303,25 +304,21 @@ class worker final : public context {
   }
 
   /// After a turn: releases a drained actor (it may come straight back if a message raced
-  /// in), or hands one with work left back to the policy.
-  void finish(cell& a, bool drained) {
+  /// in), or hands one with work left back to the policy. True if the policy has it now.
+  bool finish(cell& a, bool drained) {
     envelope<P>* spent = nullptr;
-    if (!drained || a.release(spent)) reschedule(a, push_reason::yielded);
-    if (spent) pool_.put(spent);  // the idle mailbox's last envelope: it stays on this core
+    if (!drained || a.release(spent)) {
+      reschedule(a, push_reason::yielded);
+      return true;
+    }
+    pool_.put(spent);  // the idle mailbox's last envelope: it stays on this core
+    return false;
   }
 
   /// The held actor's turn is over (see "Holding" above): true if it had mail and the policy
   /// has it now, false if it is idle.
   bool settle(cell& h) {
-    if (!h.has_new_mail()) {  // one load of its tail word; the CAS below decides
-      envelope<P>* spent = nullptr;
-      if (h.release(spent)) {
-        reschedule(h, push_reason::yielded);  // a push raced in after the look
-        return true;
-      }
-      pool_.put(spent);
-      return false;
-    }
+    if (!h.has_new_mail()) return finish(h, true);  // one load of its tail word; the CAS decides
     reschedule(h, push_reason::sent);
     return true;
   }
