@@ -1,5 +1,5 @@
 // twinsched-trace-bench: what tracing costs: throughput of `forward` untraced, at decisions and at full level (median
-// of N), and bytes per event.
+// of N), and bytes per event: on disk, and held in memory by the lanes while the run records (traces/lane_codec.hpp).
 //
 // Before any timing, main calibrates the burn loop (bench/warm_up.hpp), and one untimed round
 // runs every level once (a warm-up) before the N measured, interleaved rounds.
@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runtime/run_threads.hpp"
+#include "traces/recorder.hpp"
 #include "traces/trace_reader.hpp"
 #include "bench/median.hpp"
 #include "bench/warm_up.hpp"
@@ -27,6 +28,7 @@ using bench::median;
 struct level_result {
   std::vector<double> rates;
   std::vector<double> bytes_per_event;
+  std::vector<double> memory_per_event;  // the lanes' bytes / events
   std::uint64_t events = 0, bytes = 0, stalls = 0, clock_reads = 0;
 };
 
@@ -77,7 +79,8 @@ int main(int argc, char** argv) {
   bool ok = true;
   bench::warm_up_then_measure(runs, [&](bool timed) {
     for (int l = 0; l < configs; ++l) {  // interleaved: drift in the machine's speed hits every level alike
-      trace_request t{levels[l] == trace_level::off ? "" : path, levels[l], l >= 3};
+      traces::lane_memory mem;
+      trace_request t{levels[l] == trace_level::off ? "" : path, levels[l], l >= 3, &mem};
       run_result r = run_on_threads(s, t);
       ok = ok && r.ok();
       if (!timed) {
@@ -85,6 +88,7 @@ int main(int argc, char** argv) {
         continue;
       }
       res[l].rates.push_back(r.msgs_per_s());
+      if (mem.events) res[l].memory_per_event.push_back(double(mem.bytes) / double(mem.events));
       if (l >= 3) {
         std::filesystem::remove(path);
       } else if (levels[l] != trace_level::off) {
@@ -112,22 +116,22 @@ int main(int argc, char** argv) {
   std::printf("%u hardware threads: the recorder's writer thread %s\n", std::thread::hardware_concurrency(),
               std::thread::hardware_concurrency() > workers ? "has a core of its own"
                                                             : "shares the workers' cores (no spare core)");
-  std::printf("%-26s %12s %9s %12s %12s %8s %12s %7s\n", "level", "msgs/s", "overhead", "events/run", "bytes/event",
-              "MB/run", "clock reads", "stalls");
+  std::printf("%-26s %12s %9s %12s %12s %8s %12s %7s %12s\n", "level", "msgs/s", "overhead", "events/run",
+              "bytes/event", "MB/run", "clock reads", "stalls", "memory B/ev");
   for (int l = 0; l < configs; ++l) {
     const double m = median(res[l].rates);
     if (l == 0 || l >= 3) {
       if (l == 0)
         std::printf("%-26s %12.0f %9s\n", names[l], m, "-");
       else
-        std::printf("%-26s %12.0f %8.1f%%\n", names[l], m, overhead(l));
+        std::printf("%-26s %12.0f %8.1f%% %70.2f\n", names[l], m, overhead(l), median(res[l].memory_per_event));
       continue;
     }
-    std::printf("%-26s %12.0f %8.1f%% %12llu %12.2f %8.1f %11.1f%% %7llu\n", names[l], m, overhead(l),
+    std::printf("%-26s %12.0f %8.1f%% %12llu %12.2f %8.1f %11.1f%% %7llu %12.2f\n", names[l], m, overhead(l),
                 static_cast<unsigned long long>(res[l].events), median(res[l].bytes_per_event),
                 double(res[l].bytes) / 1e6,
                 res[l].events ? 100.0 * double(res[l].clock_reads) / double(res[l].events) : 0.0,
-                static_cast<unsigned long long>(res[l].stalls));
+                static_cast<unsigned long long>(res[l].stalls), median(res[l].memory_per_event));
   }
   std::printf("runs per level (msgs/s):\n");
   for (int l = 0; l < configs; ++l) {

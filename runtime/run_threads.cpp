@@ -102,6 +102,7 @@ run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* 
   traces::recorder rec(t.path, h, &clock, o);
   run_result r = named(run_on_threads(s.sched, *w, s.seed, &rec, t.level, watch));
   rec.finish(r);
+  if (t.memory) *t.memory = rec.memory();
   return r;
 }
 

@@ -13,6 +13,7 @@ namespace twinsched {
 
 namespace traces {
 class recorder;
+struct lane_memory;
 }
 
 /// A trace to record while running: where, and how much detail.
@@ -20,6 +21,7 @@ struct trace_request {
   std::string path;  ///< empty: no trace
   trace_level level = trace_level::full;
   bool discard = false;  ///< benchmark aid (traces/recorder.hpp): events recorded, never written
+  traces::lane_memory* memory = nullptr;  ///< if set: gets what the lanes held (recorder::memory())
 };
 
 /// How far a run on threads has got, read from another thread while it runs (a progress

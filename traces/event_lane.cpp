@@ -1,4 +1,4 @@
-// The event lane's cold paths: allocation, the adaptive stamping interval, and moving to the next chunk.
+// The event lane's cold paths: allocation, the adaptive stamping interval, and closing a chunk for the next.
 #include "event_lane.hpp"
 
 #include <sys/mman.h>
@@ -10,31 +10,30 @@
 
 namespace twinsched::traces {
 
-void event_lane::unmap::operator()(raw_event* p) const { ::munmap(p, bytes); }
+void event_lane::unmap::operator()(std::uint8_t* p) const { ::munmap(p, bytes); }
 
-void event_lane::init(std::uint32_t chunk_events, std::uint32_t chunks, std::uint64_t stamp_interval_ticks,
+void event_lane::init(std::size_t chunk_bytes, std::uint32_t chunks, std::uint64_t stamp_interval_ticks,
                       const std::atomic<std::uint32_t>* tick) {
   if (tick) tick_ = tick;
-  chunk_events_ = std::max<std::uint32_t>(chunk_events, 2);
+  chunk_bytes_ = (std::max(chunk_bytes, min_chunk_bytes) + 63) / 64 * 64;
   chunks_ = std::max<std::uint32_t>(chunks, 2);
   // Anonymous memory, untouched until written; huge pages where the kernel allows them, so a
   // large (deferred) ring costs one fault per 2 MiB instead of one per 4 KiB.
-  const std::size_t bytes = std::size_t(chunk_events_) * chunks_ * sizeof(raw_event);
+  const std::size_t bytes = chunk_bytes_ * chunks_;
   void* m = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED) throw std::bad_alloc();
 #ifdef MADV_HUGEPAGE
   ::madvise(m, bytes, MADV_HUGEPAGE);
 #endif
-  storage_ = std::unique_ptr<raw_event, unmap>(static_cast<raw_event*>(m), unmap{bytes});
-  begin_ = pos_ = storage_.get();
-  end_ = begin_ + chunk_events_;
-  stamp_at_ = begin_;  // the lane's first event is stamped
+  storage_ = std::unique_ptr<std::uint8_t, unmap>(static_cast<std::uint8_t*>(m), unmap{bytes});
+  begin_ = storage_.get();
+  pos_ = begin_ + sizeof(chunk_head);
+  closing_ = begin_ + chunk_bytes_ - 2 * max_lane_event_bytes;
   interval_ticks_ = std::max<std::uint64_t>(stamp_interval_ticks, 1);
 }
 
-void event_lane::prefault(std::uint64_t events) {
-  const std::size_t ring = std::size_t(chunk_events_) * chunks_;
-  const std::size_t bytes = std::size_t(std::min<std::uint64_t>(events, ring)) * sizeof(raw_event);
+void event_lane::prefault(std::size_t bytes) {
+  bytes = std::min(bytes, chunk_bytes_ * chunks_);
   if (bytes == 0) return;
 #ifdef MADV_POPULATE_WRITE
   if (::madvise(storage_.get(), bytes, MADV_POPULATE_WRITE) == 0) return;
@@ -44,33 +43,33 @@ void event_lane::prefault(std::uint64_t events) {
   for (std::size_t off = 0; off < bytes; off += 4096) c[off] = 0;
 }
 
-std::uint64_t event_lane::stamp(raw_event* p, std::uint64_t t, event_kind k) {
+std::uint64_t event_lane::stamp(std::uint64_t t, event_kind k, bool closing) {
   ++stamps_;
-  const std::uint64_t index = chunk_no_ * chunk_events_ + std::uint64_t(p - begin_);
-  // Adapt on stamps due by count, and on those due to the tick when the lane slowed down
-  // (the tick's purpose); not on forced ones (park, unpark, ...), which may follow idle time.
+  // Adapt on stamps due by count (a chunk's last counts as one), and on those due to the
+  // tick when the lane slowed down (the tick's purpose); not on forced ones (park, unpark,
+  // ...), which may follow idle time.
   const std::uint32_t tick = tick_->load(std::memory_order_relaxed);
-  const bool by_count = p == stamp_at_ && !after_idle_;
+  const bool by_count = (index_ == stamp_at_ || closing) && !after_idle_;
   const bool by_tick = tick != seen_tick_ && !after_idle_;
   seen_tick_ = tick;
   // idle, park and unpark also stamp the event after them: an idle spell's end is exact
   after_idle_ = k == event_kind::idle || k == event_kind::park || k == event_kind::unpark;
-  if ((by_count || by_tick) && stamped_once_ && index > last_index_ && t > last_ticks_) {
+  if ((by_count || by_tick) && stamped_once_ && index_ > last_index_ && t > last_ticks_) {
     // Aim for one stamp per interval: k = interval / (ticks per event since the last stamp).
-    const std::uint64_t n = index - last_index_;
+    const std::uint64_t n = index_ - last_index_;
     const std::uint32_t want = std::uint32_t(std::clamp<std::uint64_t>(interval_ticks_ * n / (t - last_ticks_), 1, 256));
     if (by_count || want < every_) every_ = want;
   }
   stamped_once_ = true;
   last_ticks_ = t;
-  last_index_ = index;
-  // a chunk always ends with a stamp
-  const std::ptrdiff_t ahead = after_idle_ ? 1 : std::ptrdiff_t(every_);
-  stamp_at_ = p + std::min(ahead, end_ - 1 - p);
-  return (t & raw_time_mask) | raw_stamped;
+  last_index_ = index_;
+  stamp_at_ = index_ + (after_idle_ ? 1 : every_);
+  return t;
 }
 
 void event_lane::next_chunk() {
+  const chunk_head h{std::uint32_t(index_ - first_), std::uint32_t(pos_ - begin_ - sizeof(chunk_head))};
+  std::memcpy(begin_, &h, sizeof h);                                       // P1: the head, before P2 publishes it
   produced_.store(++chunk_no_, std::memory_order_release);                 // P2; pairs with ready()'s acquire
   if (chunk_no_ - consumed_.load(std::memory_order_acquire) >= chunks_) {  // P3; pairs with release()
     ++stalls_;
@@ -82,9 +81,11 @@ void event_lane::next_chunk() {
         std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
   }
-  begin_ = pos_ = chunk(chunk_no_);
-  end_ = begin_ + chunk_events_;
-  stamp_at_ = begin_ + std::min<std::ptrdiff_t>(std::ptrdiff_t(every_) - 1, end_ - 1 - begin_);
+  begin_ = chunk(chunk_no_);
+  pos_ = begin_ + sizeof(chunk_head);
+  closing_ = begin_ + chunk_bytes_ - 2 * max_lane_event_bytes;
+  first_ = index_;
+  codec_.reset();  // each chunk decodes on its own
 }
 
 }  // namespace twinsched::traces

@@ -2,12 +2,20 @@
 //
 // Overview
 //   A lane belongs to one producer (a worker thread, or the thread running the workload's
-//   start). It owns `chunks` preallocated chunks of `chunk_events` raw 24-byte events, used as
-//   a ring. The producer fills the current chunk with plain stores; when it is full, the
-//   producer publishes it and moves to the next free one. The recorder's writer thread
-//   encodes published chunks into blocks and hands them back. If the writer falls behind
-//   so far that no chunk is free, the producer waits (a "stall", counted in the footer):
-//   memory stays bounded and no event is dropped.
+//   start). It owns `chunks` preallocated chunks of `chunk_bytes` bytes, used as a ring. The
+//   producer appends events to the current chunk, each encoded in 2-6 bytes against what the
+//   chunk saw before it (lane_codec.hpp), with plain stores; when fewer than two events' worth
+//   of bytes (2 x max_lane_event_bytes) are left, the event being pushed is the chunk's last:
+//   the producer writes the chunk's head (events, bytes), publishes it and moves to the next
+//   free one. The recorder's writer thread decodes published chunks, encodes them into blocks
+//   and hands them back. If the writer falls behind so far that no chunk is free, the
+//   producer waits (a "stall", counted in the footer): memory stays bounded and no event is
+//   dropped.
+//
+// Chunk layout
+//   head: events u32, bytes u32 (of the encoded events that follow; written when the chunk
+//   closes), then the events, then unused bytes (< 2 x max_lane_event_bytes). The codec's
+//   predictions start afresh in each chunk, so the writer decodes a chunk on its own.
 //
 // Sparse clock reads (the real backend)
 //   Reading the TSC costs 10-30 ns, as much as a whole message turn of `forward`, so a lane
@@ -26,39 +34,28 @@
 //   each time it wakes (every 50 us to 1 ms), and a lane that sees the tick change stamps
 //   its next event and re-adapts k there. Reading the word costs the hot path one load of
 //   a line that changes at most once per wake-up. The simulator passes exact times
-//   instead (push_exact).
+//   instead (push_exact: every event stamped).
 //
 // Protocol (producer P, writer W; `produced` and `consumed` count chunks)
-//   P1. write events into chunk produced % chunks
-//   P2. when full: produced.store(produced + 1, release)          -- pairs with W1's acquire
+//   P1. encode events into chunk produced % chunks; at its last, write its head
+//   P2. produced.store(produced + 1, release)                     -- pairs with W1's acquire
 //   P3. wait while produced - consumed.load(acquire) == chunks    -- pairs with W3's release
 //   W1. while consumed < produced.load(acquire): chunk consumed % chunks is complete
-//   W2. encode it (reads only)
+//   W2. decode it (reads only)
 //   W3. consumed.store(consumed + 1, release)
 //   After the producer has stopped (its thread joined), the recorder reads the partial
-//   chunk [begin, pos) directly: the join orders its writes before that read.
+//   chunk (partial(): its head is not written; the lane's own counts say where it ends)
+//   directly: the join orders its writes before that read.
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 
+#include "lane_codec.hpp"
 #include "models/trace_event.hpp"
 
 namespace twinsched::traces {
-
-/// An event as the hot path stores it. `word`: bits 0-55 time (ticks since the clock's base,
-/// or ns), bits 56-59 kind, bit 63 set if the time was read (stamped), else to interpolate.
-struct raw_event {
-  std::uint64_t word;
-  std::uint64_t message;
-  std::uint32_t actor;
-  std::uint32_t other;
-};
-static_assert(sizeof(raw_event) == 24);
-
-inline constexpr std::uint64_t raw_time_mask = (std::uint64_t(1) << 56) - 1;
-inline constexpr std::uint64_t raw_stamped = std::uint64_t(1) << 63;
-inline constexpr unsigned raw_kind_shift = 56;
 
 /// Kinds always stamped: rare, and where exact times matter (idle spells, decisions).
 inline constexpr std::uint32_t always_stamped =
@@ -68,64 +65,73 @@ inline constexpr std::uint32_t always_stamped =
     1u << unsigned(event_kind::thread_start) | 1u << unsigned(event_kind::thread_retire) |
     1u << unsigned(event_kind::idle);
 
+/// A chunk's encoded events, as the writer reads them (data null: no chunk).
+struct lane_chunk {
+  const std::uint8_t* data = nullptr;
+  std::size_t bytes = 0;
+  std::size_t events = 0;
+  explicit operator bool() const { return data != nullptr; }
+};
+
 class alignas(64) event_lane {
  public:
+  /// A chunk's first bytes: written by the producer when the chunk closes (P1).
+  struct chunk_head {
+    std::uint32_t events, bytes;
+  };
+  /// The smallest chunk: its head and room for two events.
+  static constexpr std::size_t min_chunk_bytes = 128;
+
   event_lane() = default;
   event_lane(const event_lane&) = delete;
   event_lane& operator=(const event_lane&) = delete;
 
   /// Allocates the chunks (untouched memory: pages become resident as they fill).
+  /// `chunk_bytes` is rounded up to a multiple of 64, at least min_chunk_bytes.
   /// `tick`: the recorder's coarse tick (advanced by its writer thread); it must outlive the lane.
-  void init(std::uint32_t chunk_events, std::uint32_t chunks, std::uint64_t stamp_interval_ticks,
+  void init(std::size_t chunk_bytes, std::uint32_t chunks, std::uint64_t stamp_interval_ticks,
             const std::atomic<std::uint32_t>* tick);
 
-  /// Faults in the memory of the first `events` events (at most the whole ring) now, so
-  /// that filling it later writes to resident pages. Best effort: ignored where unsupported.
-  void prefault(std::uint64_t events);
+  /// Faults in the first `bytes` of the ring (at most all of it) now, so that filling it
+  /// later writes to resident pages. Best effort: ignored where unsupported.
+  void prefault(std::size_t bytes);
 
   /// Hot path, real backend: `read()` returns ticks since the clock's base; called only
   /// for events that get stamped.
   template <class Read>
   [[gnu::always_inline]] void push_sampled(const trace_event& ev, Read&& read) {
-    raw_event* p = pos_;
-    std::uint64_t word = std::uint64_t(ev.kind) << raw_kind_shift;
+    const bool closing = pos_ >= closing_;  // the chunk's last event, which is stamped
     // relaxed: the tick is a hint to stamp soon, ordered with nothing
-    if (p == stamp_at_ || ((always_stamped >> unsigned(ev.kind)) & 1u) ||
+    if (index_ == stamp_at_ || closing || ((always_stamped >> unsigned(ev.kind)) & 1u) ||
         tick_->load(std::memory_order_relaxed) != seen_tick_)
-      word |= stamp(p, read(), ev.kind);
-    p->word = word;
-    p->message = ev.message;
-    p->actor = ev.actor;
-    p->other = ev.other;
-    prefetch_ahead(p);
-    if (++pos_ == end_) next_chunk();
+      append(ev, true, stamp(read(), ev.kind, closing), closing);
+    else
+      append(ev, false, 0, closing);
   }
 
-  /// Hot path, simulated backend: `ev.time_ns` is exact.
+  /// Hot path, simulated backend: `ev.time_ns` is exact (every event stamped).
   void push_exact(const trace_event& ev) {
-    raw_event* p = pos_;
-    p->word = (ev.time_ns & raw_time_mask) | std::uint64_t(ev.kind) << raw_kind_shift | raw_stamped;
-    p->message = ev.message;
-    p->actor = ev.actor;
-    p->other = ev.other;
     ++stamps_;
-    if (++pos_ == end_) next_chunk();
+    append(ev, true, ev.time_ns, pos_ >= closing_);
   }
 
   // ---- the writer's side ----
 
-  /// A published chunk not yet handed back, or nullptr (W1).
-  const raw_event* ready() const {
+  /// A published chunk not yet handed back, or none (W1).
+  lane_chunk ready() const {
     const std::uint64_t mine = consumed_.load(std::memory_order_relaxed);   // only the writer stores it
-    if (mine == produced_.load(std::memory_order_acquire)) return nullptr;  // pairs with P2's release
-    return chunk(mine);
+    if (mine == produced_.load(std::memory_order_acquire)) return {};       // pairs with P2's release
+    const std::uint8_t* c = chunk(mine);
+    chunk_head h;
+    std::memcpy(&h, c, sizeof h);
+    return {c + sizeof h, h.bytes, h.events};
   }
   /// Hands the ready chunk back (W3).
   void release() {
     // release: pairs with P3's acquire, so the producer reuses the chunk only after our reads
     consumed_.store(consumed_.load(std::memory_order_relaxed) + 1, std::memory_order_release);
   }
-  std::uint32_t chunk_events() const { return chunk_events_; }
+  std::size_t chunk_bytes() const { return chunk_bytes_; }
   std::uint32_t chunks() const { return chunks_; }
   /// Published chunks not yet handed back.
   std::uint64_t backlog() const {
@@ -133,48 +139,66 @@ class alignas(64) event_lane {
     return produced_.load(std::memory_order_acquire) - consumed_.load(std::memory_order_relaxed);
   }
 
-  /// After the producer stopped: the events of the current, partial chunk.
-  const raw_event* partial_begin() const { return begin_; }
-  std::size_t partial_size() const { return std::size_t(pos_ - begin_); }
+  // ---- after the producer stopped ----
 
+  /// The current, partial chunk's events.
+  lane_chunk partial() const {
+    return {begin_ + sizeof(chunk_head), std::size_t(pos_ - begin_) - sizeof(chunk_head), std::size_t(index_ - first_)};
+  }
+  /// Events pushed, and the ring bytes they took (whole chunks, heads and unused tails
+  /// included, plus the partial chunk's bytes so far): what deferred mode holds in memory.
+  std::uint64_t events() const { return index_; }
+  std::uint64_t held_bytes() const { return chunk_no_ * chunk_bytes_ + std::uint64_t(pos_ - begin_); }
   std::uint64_t stalls() const { return stalls_; }
   std::uint64_t stamps() const { return stamps_; }
 
  private:
-  std::uint64_t stamp(raw_event* p, std::uint64_t t, event_kind k);
-  /// Asks for the buffer line ~5 lines ahead in writable state. Without it each new line is a
+  [[gnu::always_inline]] void append(const trace_event& ev, bool stamped, std::uint64_t t, bool closing) {
+    prefetch_ahead(pos_);
+    pos_ = codec_.encode(pos_, ev, stamped, t);
+    ++index_;
+    if (closing) next_chunk();
+  }
+  std::uint64_t stamp(std::uint64_t t, event_kind k, bool closing);
+  /// Asks for the buffer line ~4 lines ahead in writable state. Without it each new line is a
   /// store miss, and the worker's next seq_cst RMW (a mailbox push) waits for it to drain:
-  /// ~20 ns per message on forward. A prefetch never faults, even past the chunk's end.
-  static void prefetch_ahead(const raw_event* p) {
+  /// ~20 ns per message on forward (with 24-byte events). A prefetch never faults, even
+  /// past the chunk's end.
+  static void prefetch_ahead(const std::uint8_t* p) {
 #if defined(__x86_64__)
-    asm volatile("prefetchw %0" : : "m"(*(reinterpret_cast<const char*>(p) + 320)));  // any x86-64 since 2014
+    asm volatile("prefetchw %0" : : "m"(*(p + 256)));  // any x86-64 since 2014
 #else
-    __builtin_prefetch(reinterpret_cast<const char*>(p) + 320, 1, 3);
+    __builtin_prefetch(p + 256, 1, 3);
 #endif
   }
-  void next_chunk();  // P2, P3: out of line, once per chunk
-  raw_event* chunk(std::uint64_t k) const { return storage_.get() + (k % chunks_) * chunk_events_; }
+  void next_chunk();  // P1's head, P2, P3: out of line, once per chunk
+  std::uint8_t* chunk(std::uint64_t k) const { return storage_.get() + (k % chunks_) * chunk_bytes_; }
 
   // producer-only, hot
-  raw_event* pos_ = nullptr;
-  raw_event* end_ = nullptr;
-  raw_event* stamp_at_ = nullptr;  // next event stamped by count
-  raw_event* begin_ = nullptr;
-  std::uint64_t chunk_no_ = 0;  // chunks completed (the producer's copy of produced_)
-  std::uint32_t every_ = 1;     // k: events per stamp in busy stretches
-  std::uint64_t last_ticks_ = 0, last_index_ = 0;
-  bool stamped_once_ = false, after_idle_ = false;
+  std::uint8_t* pos_ = nullptr;
+  std::uint8_t* closing_ = nullptr;  // from here on, an event is its chunk's last
+  std::uint64_t index_ = 0;          // events pushed
+  std::uint64_t stamp_at_ = 0;       // index of the next event stamped by count (the first is)
+  lane_codec codec_;
   const std::atomic<std::uint32_t>* tick_ = &no_tick_;
   std::uint32_t seen_tick_ = 0;
+  // producer-only, once per stamp or chunk
+  std::uint8_t* begin_ = nullptr;  // the current chunk (its head)
+  std::uint64_t first_ = 0;        // index of its first event
+  std::uint64_t chunk_no_ = 0;     // chunks completed (the producer's copy of produced_)
+  std::uint32_t every_ = 1;        // k: events per stamp in busy stretches
+  std::uint64_t last_ticks_ = 0, last_index_ = 0;
+  bool stamped_once_ = false, after_idle_ = false;
   static inline const std::atomic<std::uint32_t> no_tick_{0};
   std::uint64_t interval_ticks_ = 1;
   std::uint64_t stalls_ = 0, stamps_ = 0;
   struct unmap {
     std::size_t bytes;
-    void operator()(raw_event* p) const;
+    void operator()(std::uint8_t* p) const;
   };
-  std::unique_ptr<raw_event, unmap> storage_{nullptr, unmap{0}};
-  std::uint32_t chunk_events_ = 0, chunks_ = 0;
+  std::unique_ptr<std::uint8_t, unmap> storage_{nullptr, unmap{0}};
+  std::size_t chunk_bytes_ = 0;
+  std::uint32_t chunks_ = 0;
   // shared with the writer, each on its own line
   alignas(64) std::atomic<std::uint64_t> produced_{0};
   alignas(64) std::atomic<std::uint64_t> consumed_{0};

@@ -25,7 +25,7 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
       writer_(path, (h.clock = clock ? clock->name() : "simulated", h)),
       clock_(clock) {
   const std::size_t lanes = std::size_t(workers_) + 1;
-  const std::size_t chunk_bytes = std::size_t(o.chunk_events) * sizeof(raw_event);
+  const std::size_t chunk_bytes = std::max(o.chunk_bytes, event_lane::min_chunk_bytes);
   std::size_t budget = o.memory_budget, most = 64;
   if (deferred_) {
     budget = o.deferred_budget;
@@ -42,10 +42,10 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
   const std::uint32_t chunks = std::uint32_t(std::clamp<std::size_t>(budget / ((lanes - 1) * chunk_bytes), 4, most));
   const std::uint64_t interval = clock ? std::uint64_t(double(o.stamp_interval_ns) / clock->ns_per_tick()) : 1;
   for (std::size_t i = 0; i < lanes; ++i)
-    lanes_[i].init(o.chunk_events, i + 1 < lanes ? chunks : std::min<std::uint32_t>(chunks, 64), interval, &tick_);
+    lanes_[i].init(chunk_bytes, i + 1 < lanes ? chunks : std::min<std::uint32_t>(chunks, 64), interval, &tick_);
   if (deferred_ && o.expected_events && !discard_) {
     // Spread over the worker lanes with a margin (they rarely share evenly), not the outside lane.
-    const std::uint64_t per_lane = o.expected_events / std::max<unsigned>(workers_, 1) * 5 / 4;
+    const std::uint64_t per_lane = o.expected_events / std::max<unsigned>(workers_, 1) * 5 / 4 * prefault_event_bytes;
     for (unsigned i = 0; i < workers_; ++i) lanes_[i].prefault(per_lane);
   }
   thread_ = std::thread([this] { writer_loop(); });
@@ -56,6 +56,12 @@ recorder::~recorder() { stop_writer(); }
 void recorder::stop_writer() {
   stop_.store(true, std::memory_order_release);  // pairs with writer_loop's acquire
   if (thread_.joinable()) thread_.join();
+}
+
+lane_memory recorder::memory() const {
+  lane_memory m;
+  for (unsigned i = 0; i <= workers_; ++i) m.events += lanes_[i].events(), m.bytes += lanes_[i].held_bytes();
+  return m;
 }
 
 std::uint64_t recorder::stalls() const {
@@ -83,11 +89,11 @@ bool recorder::drain_ready(bool backlogged_only) {
   for (unsigned i = 0; i <= workers_; ++i) {
     // deferred: leave a lane alone until its ring is 3/4 full, then bring it down to 1/2
     if (backlogged_only && lanes_[i].backlog() * 4 < std::uint64_t(lanes_[i].chunks()) * 3) continue;
-    while (const raw_event* chunk = lanes_[i].ready()) {
+    while (const lane_chunk chunk = lanes_[i].ready()) {
       if (backlogged_only && lanes_[i].backlog() * 2 <= lanes_[i].chunks()) break;
       if (!error_ && !discard_) {
         try {
-          convert_and_write(i, chunk, lanes_[i].chunk_events());
+          convert_and_write(i, chunk);
         } catch (...) {
           error_ = std::current_exception();  // keep draining so producers never wait forever
         }
@@ -99,7 +105,10 @@ bool recorder::drain_ready(bool backlogged_only) {
   return any;
 }
 
-void recorder::convert_and_write(unsigned lane, const raw_event* p, std::size_t n) {
+void recorder::convert_and_write(unsigned lane, const lane_chunk& c) {
+  decode_lane_chunk(c.data, c.bytes, c.events, decoded_);
+  const raw_event* p = decoded_.data();
+  const std::size_t n = decoded_.size();
   lane_clock& lc = clocks_[lane];
   ticks_.resize(n);
   const std::uint16_t lane_id = lane < workers_ ? std::uint16_t(lane) : outside_lane;
@@ -159,9 +168,9 @@ void recorder::finish(const run_result& r) {
   drain_ready();  // none left in principle; harmless
   for (unsigned i = 0; i <= workers_; ++i) {
     const event_lane& l = lanes_[i];
-    if (!error_ && !discard_ && l.partial_size() > 0) {
+    if (!error_ && !discard_ && l.partial().events > 0) {
       try {
-        convert_and_write(i, l.partial_begin(), l.partial_size());
+        convert_and_write(i, l.partial());
       } catch (...) {
         error_ = std::current_exception();
       }
@@ -171,7 +180,7 @@ void recorder::finish(const run_result& r) {
   std::uint64_t reads = 0, stalls = 0;
   for (unsigned i = 0; i <= workers_; ++i) {
     const std::uint16_t id = i < workers_ ? std::uint16_t(i) : outside_lane;
-    if (lanes_[i].stamps() == 0 && lanes_[i].partial_size() == 0 && lanes_[i].stalls() == 0) continue;
+    if (lanes_[i].stamps() == 0 && lanes_[i].events() == 0 && lanes_[i].stalls() == 0) continue;
     lane_summary& t = writer_.tally(id);
     t.clock_reads = lanes_[i].stamps();
     t.stalls = lanes_[i].stalls();
@@ -179,10 +188,13 @@ void recorder::finish(const run_result& r) {
     stalls += t.stalls;
   }
   trace_footer f = footer_from_result(r);
-  char note[160];
-  std::snprintf(note, sizeof note, "; %llu of %llu events stamped by a clock read, the rest interpolated; %llu stalls",
+  const lane_memory m = memory();
+  char note[224];
+  std::snprintf(note, sizeof note,
+                "; %llu of %llu events stamped by a clock read, the rest interpolated; %llu stalls; %.2f bytes per "
+                "event in the lanes",
                 static_cast<unsigned long long>(reads), static_cast<unsigned long long>(events_),
-                static_cast<unsigned long long>(stalls));
+                static_cast<unsigned long long>(stalls), double(m.bytes) / double(std::max<std::uint64_t>(m.events, 1)));
   f.clock_note = (clock_ ? clock_->note() + note : std::string("exact simulated times")) +
                  (deferred_ ? "; written after the run (deferred writer)" : "; written during the run");
   writer_.finish(std::move(f));

@@ -4,15 +4,16 @@
 //   One recorder per traced run. Each worker slot has a lane (event_lane.hpp), plus one lane
 //   for the events emitted outside any worker (the workload's start). The platform's
 //   trace(ev) appends to the calling worker's lane: a few plain stores, a clock read now and
-//   then, no lock, no allocation. A background writer thread polls the lanes, converts each
-//   full chunk (tick times -> ns, interpolating between stamps), and writes it as one block
+//   then, no lock, no allocation. A background writer thread polls the lanes, decodes each
+//   full chunk, converts its times (ticks -> ns, interpolating between stamps), and writes it as one block
 //   through trace_writer. finish() stops the writer, flushes every lane's partial chunk and
 //   writes the footer (the run's counters, per-actor deliveries, per-lane totals).
 //
 // When the writer writes (writer_mode)
-//   A traced run of `forward` produces up to ~50 M events per second; at 24 bytes each in
-//   memory that is more than a gigabyte per second, and encoding them (3-7 bytes each on
-//   disk) takes most of a core. Two ways, chosen per run:
+//   A traced run of `forward` produces up to ~50 M events per second; held in memory at
+//   ~3 bytes each (lane_codec.hpp; 24 before they were encoded) that is ~150 MB per second,
+//   and re-encoding them for the file (3-7 bytes each on disk, exact times) takes most of a
+//   core. Two ways, chosen per run:
 //   - concurrent: the writer drains chunks as they fill, so memory stays at the lanes' rings
 //     (memory_budget, 64 MiB). Cheap for the workers only if the writer has a core of its
 //     own: the default when the machine has more hardware threads than workers.
@@ -60,8 +61,18 @@ enum class writer_mode : std::uint8_t {
   deferred,    ///< encode when a ring is 3/4 full or the run is over
 };
 
+/// What a run's lanes held in memory (event_lane::held_bytes): bytes / events is the
+/// in-memory cost per event that deferred mode pays for the whole run.
+struct lane_memory {
+  std::uint64_t events = 0, bytes = 0;
+};
+
+/// Deferred mode: the in-memory bytes per event the prefault provisions for (the lanes hold
+/// ~4.0 at decisions level and ~3.3 at full on forward; more where ids vary more).
+inline constexpr std::size_t prefault_event_bytes = 5;
+
 struct recorder_options {
-  std::uint32_t chunk_events = 4096;      ///< events per chunk (and per block)
+  std::size_t chunk_bytes = 16u << 10;    ///< bytes per chunk (one block each: ~5000 events at ~3 bytes)
   std::size_t memory_budget = 64u << 20;  ///< concurrent mode: chunk memory for all lanes together
   std::size_t deferred_budget = 0;        ///< deferred mode: 0 = min(4 GiB, physical memory / 4)
   writer_mode mode = writer_mode::automatic;
@@ -73,10 +84,11 @@ struct recorder_options {
   /// only. The file then holds the header and footer but no events.
   bool discard = false;
   /// Deferred mode: events the run is expected to record (0: unknown). The rings' pages for
-  /// about that many (up to the budget) are faulted in before the run, so the run does not
-  /// pay for zeroing fresh memory as it fills them: at ~1.4 GB for forward's 20 M messages
-  /// at decisions level that was most of the tracing overhead (24% vs 8% with the memory
-  /// reused). Costs setup time (~0.2 s per GB) and that much resident memory.
+  /// about that many (prefault_event_bytes each, up to the budget) are faulted in before the
+  /// run, so the run does not pay for zeroing fresh memory as it fills them: at ~1.4 GB for
+  /// forward's 20 M messages at decisions level (24-byte events then) that was most of the
+  /// tracing overhead (24% vs 8% with the memory reused). Costs setup time (~0.2 s per GB)
+  /// and that much resident memory.
   std::uint64_t expected_events = 0;
 };
 
@@ -102,6 +114,8 @@ class recorder {
   std::uint64_t bytes_written() const { return writer_.bytes_written(); }
   std::uint64_t events_written() const { return events_; }
   std::uint64_t stalls() const;
+  /// All lanes together; complete once every producer has stopped.
+  lane_memory memory() const;
   const std::string& path() const { return writer_.path(); }
 
  private:
@@ -110,7 +124,7 @@ class recorder {
   };
   void writer_loop();
   bool drain_ready(bool backlogged_only = false);
-  void convert_and_write(unsigned lane, const raw_event* p, std::size_t n);
+  void convert_and_write(unsigned lane, const lane_chunk& c);
   void stop_writer();
 
   bool discard_;
@@ -120,6 +134,7 @@ class recorder {
   std::vector<lane_clock> clocks_;
   trace_writer writer_;
   tick_clock* clock_;
+  std::vector<raw_event> decoded_;    // a chunk's events, decoded
   std::vector<std::uint64_t> ticks_;  // a chunk's times: ticks, then ns
   std::uint64_t events_ = 0;
   std::atomic<bool> stop_{false};

@@ -229,7 +229,7 @@ TEST_SUITE("concurrency") {
     temp_file f("stall");
     recorder_options o;
     o.mode = writer_mode::concurrent;
-    o.chunk_events = 64;
+    o.chunk_bytes = 256;  // ~50 events
     o.memory_budget = 1;  // the minimum: 4 chunks per lane
     produce_and_check(f.path(), o);
   }
@@ -239,8 +239,8 @@ TEST_SUITE("concurrency") {
     temp_file f("deferred");
     recorder_options o;
     o.mode = writer_mode::deferred;
-    o.chunk_events = 256;
-    o.deferred_budget = 3 * 16 * 256 * sizeof(raw_event);  // 16 chunks per lane: far fewer than produced
+    o.chunk_bytes = 1024;
+    o.deferred_budget = 3 * 16 * 1024;  // 16 chunks per lane: far fewer than produced
     produce_and_check(f.path(), o);
   }
 }  // TEST_SUITE

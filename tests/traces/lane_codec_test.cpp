@@ -1,0 +1,205 @@
+// The lanes' in-memory encoding: random events round-trip through the encoder and the writer's decoder, alone and
+// across a lane's chunk boundaries; the worst event fits max_lane_event_bytes; a turn of `forward` takes ~3 bytes.
+#include <doctest/doctest.h>
+
+#include <random>
+#include <vector>
+
+#include "traces/event_lane.hpp"
+#include "traces/lane_codec.hpp"
+#include "traces/trace_error.hpp"
+
+TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
+
+using namespace twinsched;
+using namespace twinsched::traces;
+
+namespace {
+
+/// Random events mixing what the predictions catch (repeats, turn patterns) with what they
+/// cannot (large, extreme and wrapping ids and times).
+class event_source {
+ public:
+  explicit event_source(std::uint64_t seed) : rng_(seed) {}
+
+  trace_event next() {
+    trace_event e;
+    e.kind = event_kind(pick(16));
+    e.actor = field32(prev_.actor);
+    e.other = pick(3) == 0 ? field32(prev_.other) : prev_.other;
+    switch (pick(5)) {
+      case 0: e.message = prev_.message; break;
+      case 1: e.message = 0; break;
+      case 2: e.message = rng_(); break;  // anything, sender and seq both 32-bit
+      case 3: e.message = prev_.message + pick(300) - 150; break;
+      default: e.message = (std::uint64_t(field32(std::uint32_t(prev_.message >> 32))) << 32) | pick(1u << 20); break;
+    }
+    switch (pick(4)) {  // times move both ways: ticks read on a lagging core are "negative"
+      case 0: time_ += pick(100); break;
+      case 1: time_ += rng_() >> pick(64); break;
+      case 2: time_ -= pick(1000); break;
+      default: time_ = rng_(); break;
+    }
+    e.time_ns = time_;
+    prev_ = e;
+    return e;
+  }
+  bool coin(unsigned one_in) { return pick(one_in) == 0; }
+
+ private:
+  std::uint32_t pick(std::uint64_t n) { return std::uint32_t(rng_() % n); }
+  std::uint32_t field32(std::uint32_t prev) {
+    switch (pick(5)) {
+      case 0: return prev;
+      case 1: return 0;
+      case 2: return 0xffffffffu - pick(3);
+      case 3: return prev + pick(64) - 32;
+      default: return std::uint32_t(rng_());
+    }
+  }
+  std::mt19937_64 rng_;
+  trace_event prev_{};
+  std::uint64_t time_ = 0;
+};
+
+/// What the writer must get back for `e`, stamped with `t` or not.
+void check_same(const raw_event& got, const trace_event& e, bool stamped, std::uint64_t t) {
+  CHECK(event_kind((got.word >> raw_kind_shift) & 15) == e.kind);
+  CHECK(got.actor == e.actor);
+  CHECK(got.message == e.message);
+  CHECK(got.other == e.other);
+  CHECK(bool(got.word & raw_stamped) == stamped);
+  CHECK((got.word & raw_time_mask) == (stamped ? t & raw_time_mask : 0));
+}
+
+}  // namespace
+
+TEST_CASE("random events of every kind, stamped or not, round-trip through the lane codec") {
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
+    event_source src(seed);
+    std::vector<trace_event> in;
+    std::vector<bool> stamped;
+    std::vector<std::uint8_t> buf(2000 * max_lane_event_bytes);
+    lane_codec enc;
+    std::uint8_t* p = buf.data();
+    for (int i = 0; i < 2000; ++i) {
+      in.push_back(src.next());
+      stamped.push_back(src.coin(3));
+      std::uint8_t* q = enc.encode(p, in.back(), stamped.back(), in.back().time_ns);
+      REQUIRE(std::size_t(q - p) <= 31);
+      p = q;
+    }
+    std::vector<raw_event> out;
+    decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), in.size(), out);
+    REQUIRE(out.size() == in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      CAPTURE(seed);
+      CAPTURE(i);
+      check_same(out[i], in[i], stamped[i], in[i].time_ns);
+    }
+    // a count that does not match the bytes is an error, not garbage
+    CHECK_THROWS_AS(decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), in.size() - 1, out), trace_error);
+    CHECK_THROWS_AS(decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), in.size() + 1, out), trace_error);
+  }
+}
+
+TEST_CASE("the largest event fits max_lane_event_bytes") {
+  lane_codec enc;
+  std::vector<std::uint8_t> buf(64);
+  trace_event e;
+  e.kind = event_kind::donate;
+  e.actor = 0x80000000u;  // zigzag of the largest 32-bit delta: 5 bytes
+  e.message = 0x8000000080000000u;
+  e.other = 0xffffffffu;
+  std::uint8_t* end = enc.encode(buf.data(), e, true, std::uint64_t(1) << 63);  // 10 bytes
+  CHECK(std::size_t(end - buf.data()) == 31);
+  CHECK(std::size_t(end - buf.data()) <= max_lane_event_bytes);
+}
+
+TEST_CASE("events pushed into a lane come back from its chunks and partial chunk, across many chunk boundaries") {
+  // One thread plays both sides: it pushes, and drains what is ready as the writer would
+  // (W1-W3), with rings so small that chunks are reused many times.
+  for (const bool exact : {true, false}) {
+    CAPTURE(exact);
+    event_source src(exact ? 7 : 8);
+    event_lane lane;
+    lane.init(200, 3, std::uint64_t(1) << 30, nullptr);  // rounded up to 256 bytes: ~10-60 events a chunk
+    std::vector<trace_event> in;
+    std::vector<std::uint64_t> reads;  // sampled: the time each event was stamped with, if it was
+    std::vector<raw_event> out, chunk;
+    std::size_t chunks = 0;
+    auto drain = [&] {
+      while (const lane_chunk c = lane.ready()) {
+        CHECK(c.events > 0);
+        CHECK(c.bytes + sizeof(event_lane::chunk_head) <= lane.chunk_bytes());
+        decode_lane_chunk(c.data, c.bytes, c.events, chunk);
+        // the chunk's last event is stamped: its times need no other chunk
+        CHECK((chunk.back().word & raw_stamped) != 0);
+        out.insert(out.end(), chunk.begin(), chunk.end());
+        lane.release();
+        ++chunks;
+      }
+    };
+    for (int i = 0; i < 20000; ++i) {
+      in.push_back(src.next());
+      if (exact) {
+        lane.push_exact(in.back());
+      } else {
+        reads.push_back(~std::uint64_t(0));
+        lane.push_sampled(in.back(), [&] { return reads.back() = in.back().time_ns; });
+      }
+      drain();
+    }
+    const lane_chunk rest = lane.partial();
+    decode_lane_chunk(rest.data, rest.bytes, rest.events, chunk);
+    out.insert(out.end(), chunk.begin(), chunk.end());
+    CHECK(chunks > 300);
+    CHECK(lane.events() == in.size());
+    CHECK(lane.stalls() == 0);
+    REQUIRE(out.size() == in.size());
+    std::size_t stamped = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      CAPTURE(i);
+      const bool s = exact || reads[i] != ~std::uint64_t(0);
+      stamped += s;
+      check_same(out[i], in[i], s, in[i].time_ns);
+    }
+    CHECK(lane.stamps() == stamped);
+    if (!exact) CHECK(stamped < in.size());  // the sampled lane interpolates some
+  }
+}
+
+TEST_CASE("a lane holds a turn of forward at full level in ~3 bytes per event") {
+  // run_begin(A) message_begin(A, m) send(B, m') schedule(B, m') message_end(A, m) run_end(A),
+  // with A and B among 1000 actors and seqs around 20000, as forward records 20 M messages
+  std::mt19937_64 rng(3);
+  std::vector<std::uint32_t> sent(1000), processed(1000);
+  lane_codec enc;
+  std::vector<std::uint8_t> buf(6 * 1000 * max_lane_event_bytes);
+  std::uint8_t* p = buf.data();
+  auto push = [&](event_kind k, std::uint32_t actor, std::uint64_t message, std::uint32_t other) {
+    trace_event e;
+    e.kind = k;
+    e.actor = actor;
+    e.message = message;
+    e.other = other;
+    p = enc.encode(p, e, false, 0);
+  };
+  for (auto& s : sent) s = 20000 + std::uint32_t(rng() % 400);
+  for (int turn = 0; turn < 1000; ++turn) {
+    const std::uint32_t a = std::uint32_t(rng() % 1000), b = std::uint32_t(rng() % 1000), from = std::uint32_t(rng() % 1000);
+    const std::uint64_t m = std::uint64_t(from) << 32 | sent[from]++;
+    const std::uint64_t m2 = std::uint64_t(a) << 32 | sent[a]++;
+    push(event_kind::run_begin, a, processed[a]++, std::uint32_t(rng() % 8 == 0));
+    push(event_kind::message_begin, a, m, 0);
+    push(event_kind::send, b, m2, 0);
+    push(event_kind::schedule, b, m2, 0);
+    push(event_kind::message_end, a, m, 0);
+    push(event_kind::run_end, a, 0, 1);
+  }
+  const double per_event = double(p - buf.data()) / 6000.0;
+  MESSAGE("forward-like turns: " << per_event << " bytes per event");
+  CHECK(per_event < 4.0);
+}
+
+TEST_SUITE_END();
