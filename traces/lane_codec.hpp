@@ -1,11 +1,21 @@
-// The lane codec: how a lane holds events in memory while a run records them (2-6 bytes each), and how the writer
-// reads them back.
+// The lane codec: how a lane holds events in memory while a run records them (typically 1-8 bytes each), and how
+// the writer reads them back.
 //
 // Why
 //   In deferred mode (recorder.hpp) the lanes hold every event of the run until it ends: at a
 //   fixed 24 bytes per event a 20 M-message forward run at full level held 2.9 GB. Encoded
-//   against what the lane just saw, an event takes ~3 bytes on average (bench/trace_bench.cpp
-//   measures it), at a cost on the hot path of a few compares and a varint or two.
+//   against what the lane just saw, an event takes ~3.3 bytes at full level and ~4.0 at
+//   decisions level on forward (twinsched-trace-bench's "memory B/ev").
+//
+// Cost (open: issue 12 wants decisions <= 10% and full <= 25% overhead on forward)
+//   Storing a 24-byte struct costs the hot path almost nothing (~1 cycle per event: the
+//   stores retire into the store buffer while the worker waits on its atomics). Encoding
+//   costs ~40-60 instructions per event, ~2-5 ns on this 2-core AMD EPYC VM: forward went
+//   from ~40 to ~30 M msgs/s at decisions level and ~32 to ~24 M at full (same-session A/B,
+//   medians of 5). Varint lengths are computed without a branch (a mispredicted loop per
+//   field cost more); a fixed 8-byte slot per event, tried in a microbenchmark, still cost
+//   ~1-2 ns per event. What would pay it back is fewer events per message (a turn of one
+//   message as one lane record), not a cheaper encoding.
 //
 // Encoding (one event; all state is per lane and per chunk, so each chunk decodes alone)
 //   byte0   kind (bits 0-3) | S (bit 4) | A (bit 5) | M (bit 6) | O (bit 7)
