@@ -3,9 +3,10 @@
 // Overview
 //   A lane belongs to one producer (a worker thread, or the thread running the workload's
 //   start). It owns `chunks` preallocated chunks of `chunk_bytes` bytes, used as a ring. The
-//   producer appends events to the current chunk, each encoded in 1-8 bytes against what the
-//   chunk saw before it (lane_codec.hpp), with plain stores; when fewer than two events' worth
-//   of bytes (2 x max_lane_event_bytes) are left, the event being pushed is the chunk's last:
+//   producer appends events to the current chunk with plain stores, each in 4-12 bytes
+//   (more when stamped or unusual), leaving out what the chunk's earlier events imply
+//   (lane_codec.hpp); when fewer than two events' worth of bytes (2 x max_lane_event_bytes)
+//   are left, the event being pushed is the chunk's last:
 //   the producer writes the chunk's head (events, bytes), publishes it and moves to the next
 //   free one. The recorder's writer thread decodes published chunks, encodes them into blocks
 //   and hands them back. If the writer falls behind so far that no chunk is free, the

@@ -4,40 +4,56 @@
 #include <string>
 
 namespace twinsched::traces {
-namespace {
-
-std::uint32_t varint32(byte_source& in) {
-  const std::size_t at = in.pos();
-  const std::uint64_t v = in.varint();
-  if (v > 0xffffffffu) in.fail(at, "lane chunk: a 32-bit field holds " + std::to_string(v));
-  return std::uint32_t(v);
-}
-
-std::uint32_t unzigzag32(std::uint32_t v) { return (v >> 1) ^ (0u - (v & 1)); }
-
-}  // namespace
 
 void lane_codec::decode(byte_source& in, raw_event& out) {
-  const std::uint8_t head = in.u8();
-  const unsigned k = head & 15;
-  out.word = std::uint64_t(k) << raw_kind_shift;
-  if (head & stamped) {
-    time_ += std::uint64_t(in.svarint());  // wrapping, as the encoder's difference
-    out.word |= (time_ & raw_time_mask) | raw_stamped;
+  const std::size_t at = in.pos();
+  const std::uint32_t head = in.u32();
+  const auto kind = event_kind(head & 15);
+  const std::uint32_t inl = head >> inline_shift;
+  out.word = std::uint64_t(head & 15) << raw_kind_shift;
+  if (head & stamped) out.word |= (in.u64() & raw_time_mask) | raw_stamped;
+  const std::uint32_t turn = turn_;
+  auto malformed = [&] { in.fail(at, "lane chunk: event head " + std::to_string(head) + " is no known form"); };
+  if (head & long_form) {
+    out.actor = in.u32();
+    out.other = in.u32();
+    out.message = in.u64();
+  } else {
+    out.actor = turn;
+    out.message = 0;
+    out.other = 0;
+    switch (kind) {
+      case event_kind::run_begin:
+        out.other = inl - 1;  // wraps 0 back to ~0: "none"
+        out.actor = in.u32();
+        if (head & x_bit) out.message = in.u32();
+        break;
+      case event_kind::message_begin: out.message = std::uint64_t(inl) << 32 | in.u32(); break;
+      case event_kind::send:
+        out.actor = inl;
+        out.message = std::uint64_t(turn) << 32 | in.u32();
+        break;
+      case event_kind::schedule:
+        if (head & y_bit) {
+          out.actor = send_actor_;
+          out.message = send_message_;
+        } else if (head & x_bit) {
+          out.actor = inl;
+          out.message = std::uint64_t(turn) << 32 | in.u32();
+        } else {
+          out.other = inl;
+          out.actor = in.u32();
+        }
+        break;
+      case event_kind::message_end: out.message = message_; break;
+      case event_kind::run_end: out.other = inl; break;
+      default: malformed();
+    }
   }
-  out.actor = last_[actor_ref(k)].actor;
-  if (head & actor_given) out.actor += unzigzag32(varint32(in));
-  out.message = last_[message_ref(k)].message;
-  if (head & message_given) {
-    const std::uint32_t sender = std::uint32_t(out.message >> 32) + unzigzag32(varint32(in));
-    const std::uint32_t seq = std::uint32_t(out.message) + unzigzag32(varint32(in));
-    out.message = std::uint64_t(sender) << 32 | seq;
-  }
-  slot& mine = last_[k];
-  if (head & other_given) mine.other = varint32(in);
-  out.other = mine.other;
-  mine.message = out.message;
-  mine.actor = out.actor;
+  // the same updates as encode's, from the decoded fields
+  if (kind == event_kind::run_begin) turn_ = out.actor;
+  if (kind == event_kind::message_begin) message_ = out.message;
+  if (kind == event_kind::send) send_actor_ = out.actor, send_message_ = out.message;
 }
 
 void decode_lane_chunk(const std::uint8_t* p, std::size_t bytes, std::size_t events, std::vector<raw_event>& out) {

@@ -1,50 +1,46 @@
-// The lane codec: how a lane holds events in memory while a run records them (typically 1-8 bytes each), and how
-// the writer reads them back.
+// The lane codec: how a lane holds events in memory while a run records them (4-12 bytes each on the hot path), and
+// how the writer reads them back.
 //
 // Why
 //   In deferred mode (recorder.hpp) the lanes hold every event of the run until it ends: at a
-//   fixed 24 bytes per event a 20 M-message forward run at full level held 2.9 GB. Encoded
-//   against what the lane just saw, an event takes ~3.3 bytes at full level and ~4.0 at
-//   decisions level on forward (twinsched-trace-bench's "memory B/ev").
+//   fixed 24 bytes per event a 20 M-message forward run at full level held 2.9 GB. Here a
+//   turn of one message takes 40 bytes at full level (6 events) and 20 at decisions (3).
 //
-// Cost (open: issue 12 wants decisions <= 10% and full <= 25% overhead on forward)
-//   Storing a 24-byte struct costs the hot path almost nothing (~1 cycle per event: the
-//   stores retire into the store buffer while the worker waits on its atomics). Encoding
-//   costs ~40-60 instructions per event, ~2-5 ns on this 2-core AMD EPYC VM: forward went
-//   from ~40 to ~30 M msgs/s at decisions level and ~32 to ~24 M at full (same-session A/B,
-//   medians of 5). Varint lengths are computed without a branch (a mispredicted loop per
-//   field cost more); a fixed 8-byte slot per event, tried in a microbenchmark, still cost
-//   ~1-2 ns per event. What would pay it back is fewer events per message (a turn of one
-//   message as one lane record), not a cheaper encoding.
+// Why fixed-width fields and not varints
+//   An encoder that compares fields with predictions and writes varints takes ~2-5 ns per
+//   event (forward's full-level tracing overhead rose to 36-46%). This one writes whole
+//   4- and 8-byte words: each hot kind has one short form, chosen by one or two compares
+//   that always go the same way in a given call site, so that, inlined where the worker
+//   emits the event with a constant kind, an event is a few shifts and one to three stores,
+//   like the 24-byte struct it replaces.
 //
-// Encoding (one event; all state is per lane and per chunk, so each chunk decodes alone)
-//   byte0   kind (bits 0-3) | S (bit 4) | A (bit 5) | M (bit 6) | O (bit 7)
-//   [S]     zigzag varint: time - the chunk's previous stamped time (0 before the first):
-//           the event is stamped (its time was read); unstamped events get times
-//           interpolated by the writer (event_lane.hpp)
-//   [A]     zigzag varint (32-bit wrap): actor - predicted actor     (absent: as predicted)
-//   [M]     zigzag varint (32-bit wrap): sender - predicted sender, then the same for the
-//           low 32 bits (seq), where sender = message >> 32          (absent: as predicted)
-//   [O]     varint other                          (absent: the last `other` of this kind)
-//   Predictions come from `last`, the fields of the chunk's latest event of each kind (all 0
-//   at the chunk's start): the actor is last[actor_ref(kind)].actor, the message
-//   last[message_ref(kind)].message. The reference kinds follow what the scheduler emits in
-//   a turn (models/worker.hpp): run_begin(A) message_begin(A, m) send(B, m')
-//   schedule(B, m') message_end(A, m) run_end(A): schedule repeats its send, message_end its
-//   message_begin, and every event of a turn has the run_begin's actor; other kinds predict
-//   from their own kind's latest event. A wrong prediction costs bytes, never correctness.
-//   An event takes at most 1 + 10 + 5 + 10 + 5 = 31 bytes (plus slack: max_lane_event_bytes).
+// Encoding (little-endian 4-byte units; a chunk decodes on its own: see `reset`)
+//   head u32: kind (bits 0-3) | S (bit 4) | L (bit 5) | X (bit 6) | Y (bit 7) | inline (bits 8-31)
+//   [S]  u64 time: the event is stamped (its time was read); the writer interpolates the others
+//   [L]  long form, any event: u32 actor, u32 other, u64 message
+//   Short forms (not L), each used only when its condition holds, else the long form:
+//     run_begin(A, n, w)    inline = w + 1 (24 bits; ~0 = "none" -> 0); u32 A; [X] u32 n (X clear: n = 0)
+//     message_begin(A, m)   A is the turn's actor, m's sender < 2^24, other 0:
+//                           inline = m's sender; u32 m's seq
+//     send(B, m)            m's sender is the turn's actor, B < 2^24, other 0: inline = B; u32 m's seq
+//     schedule(B, m, 0)     [Y] as the lane's latest send: nothing else
+//                           [X] m's sender is the turn's actor, B < 2^24: inline = B; u32 m's seq
+//     schedule(A, 0, why)   neither: why < 2^24: inline = why; u32 A
+//     message_end(A, m)     A is the turn's actor, m the latest message_begin's, other 0: nothing else
+//     run_end(A, 0, n)      A is the turn's actor, n < 2^24: inline = n
+//   "The turn's actor" is the latest run_begin's, "m's sender" is m >> 32 and its seq m's low
+//   32 bits (message_id, models/envelope.hpp). So a turn of forward (models/worker.hpp)
+//   run_begin message_begin send schedule message_end run_end takes 12 + 8 + 8 + 4 + 4 + 4
+//   bytes at full level, 8 + 8 + 4 at decisions, plus 8 per stamp (one per ~2 us).
+//   Every event takes at most 4 + 8 + 16 = 28 bytes (max_lane_event_bytes).
 //
 // The on-disk encoding is different (format.hpp, event_codec.hpp): blocks carry exact ns
 // times for every event and a table of senders' seqs; the writer decodes a chunk with
 // decode_lane_chunk, converts the times and encodes that.
 #pragma once
-#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <initializer_list>
-#include <utility>
 #include <vector>
 
 #include "byte_io.hpp"
@@ -66,107 +62,93 @@ inline constexpr std::uint64_t raw_time_mask = (std::uint64_t(1) << 56) - 1;
 inline constexpr std::uint64_t raw_stamped = std::uint64_t(1) << 63;
 inline constexpr unsigned raw_kind_shift = 56;
 
-/// The room one event needs: at most 31 bytes encoded, and the last varint's 8-byte store
-/// may reach 7 bytes further (lane_codec::put_varint32).
-inline constexpr std::size_t max_lane_event_bytes = 40;
-
-/// lane_codec's reference kinds, 4 bits per kind: kind k predicts from the latest event of
-/// kind (table >> 4k) & 15.
-namespace lane_refs {
-constexpr std::uint64_t table(std::initializer_list<std::pair<event_kind, event_kind>> from) {
-  std::uint64_t v = 0;
-  for (unsigned k = 0; k < 16; ++k) v |= std::uint64_t(k) << (4 * k);  // by default a kind predicts itself
-  for (auto [k, r] : from) v = (v & ~(std::uint64_t(15) << (4 * unsigned(k)))) | std::uint64_t(r) << (4 * unsigned(k));
-  return v;
-}
-inline constexpr std::uint64_t actor = table({{event_kind::schedule, event_kind::send},
-                                              {event_kind::message_begin, event_kind::run_begin},
-                                              {event_kind::message_end, event_kind::run_begin},
-                                              {event_kind::run_end, event_kind::run_begin}});
-inline constexpr std::uint64_t message =
-    table({{event_kind::schedule, event_kind::send}, {event_kind::message_end, event_kind::message_begin}});
-}  // namespace lane_refs
+/// The room one event needs: a head, a time and the long form's fields.
+inline constexpr std::size_t max_lane_event_bytes = 28;
 
 class lane_codec {
  public:
-  static constexpr std::uint8_t stamped = 0x10, actor_given = 0x20, message_given = 0x40, other_given = 0x80;
+  static constexpr std::uint32_t stamped = 1u << 4, long_form = 1u << 5, x_bit = 1u << 6, y_bit = 1u << 7;
+  static constexpr unsigned inline_shift = 8;
 
-  /// Forgets the predictions: at the start of each chunk, on both sides.
+  /// Forgets what the chunk saw: at the start of each chunk, on both sides.
   void reset() { *this = lane_codec{}; }
 
   /// Writes `ev` at `p` (room for max_lane_event_bytes needed); `t`: its time if `is_stamped`.
   /// Returns the byte after it.
   [[gnu::always_inline]] std::uint8_t* encode(std::uint8_t* p, const trace_event& ev, bool is_stamped,
                                                std::uint64_t t) {
-    const unsigned k = unsigned(ev.kind) & 15;
-    // predictions read and updated before any byte is stored (byte stores may alias them)
-    const std::uint32_t da = ev.actor - last_[actor_ref(k)].actor;
-    const std::uint64_t pm = last_[message_ref(k)].message;
-    slot& mine = last_[k];
-    const bool other_changed = ev.other != mine.other;
-    mine.message = ev.message;
-    mine.actor = ev.actor;
-    mine.other = ev.other;
-    std::uint8_t head = std::uint8_t(k);
-    std::uint8_t* q = p + 1;
+    std::uint32_t head = std::uint32_t(ev.kind) & 15;
+    std::uint8_t* q = p + 4;
     if (is_stamped) {
       head |= stamped;
-      const std::uint64_t dt = t - time_;
-      time_ = t;
-      q = put_varint(q, zigzag(std::int64_t(dt)));
+      put(q, t);
+      q += 8;
     }
-    if (da != 0) {
-      head |= actor_given;
-      q = put_varint32(q, zigzag32(da));
+    const std::uint32_t turn = turn_;  // read before this event updates it
+    const std::uint32_t sender = std::uint32_t(ev.message >> 32), seq = std::uint32_t(ev.message);
+    switch (ev.kind) {
+      case event_kind::run_begin:
+        turn_ = ev.actor;
+        if (fits(ev.other + 1) && sender == 0) {
+          head |= (ev.other + 1) << inline_shift;
+          q = put(q, ev.actor);
+          if (seq != 0) head |= x_bit, q = put(q, seq);
+          return finish(p, head, q);
+        }
+        break;
+      case event_kind::message_begin:
+        message_ = ev.message;
+        if (ev.actor == turn && fits(sender) && ev.other == 0)
+          return finish(p, head | sender << inline_shift, put(q, seq));
+        break;
+      case event_kind::send:
+        send_actor_ = ev.actor;
+        send_message_ = ev.message;
+        if (sender == turn && fits(ev.actor) && ev.other == 0)
+          return finish(p, head | ev.actor << inline_shift, put(q, seq));
+        break;
+      case event_kind::schedule:
+        if (ev.other == 0) {
+          if (ev.actor == send_actor_ && ev.message == send_message_) return finish(p, head | y_bit, q);
+          if (sender == turn && ev.message != 0 && fits(ev.actor))
+            return finish(p, head | x_bit | ev.actor << inline_shift, put(q, seq));
+        }
+        if (ev.message == 0 && fits(ev.other)) return finish(p, head | ev.other << inline_shift, put(q, ev.actor));
+        break;
+      case event_kind::message_end:
+        if (ev.actor == turn && ev.message == message_ && ev.other == 0) return finish(p, head, q);
+        break;
+      case event_kind::run_end:
+        if (ev.actor == turn && ev.message == 0 && fits(ev.other)) return finish(p, head | ev.other << inline_shift, q);
+        break;
+      default:
+        break;
     }
-    if (ev.message != pm) {
-      head |= message_given;
-      q = put_varint32(q, zigzag32(std::uint32_t(ev.message >> 32) - std::uint32_t(pm >> 32)));
-      q = put_varint32(q, zigzag32(std::uint32_t(ev.message) - std::uint32_t(pm)));
-    }
-    if (other_changed) {
-      head |= other_given;
-      q = put_varint32(q, ev.other);
-    }
-    *p = head;
-    return q;
-  }
-
-  /// A varint of at most 5 bytes at p, without a branch: the length of ids and their deltas
-  /// is as random as the ids, and a mispredicted loop per field cost forward ~15 ns per
-  /// message. Stores 8 bytes (those past the varint are garbage); returns the byte after it.
-  [[gnu::always_inline]] static std::uint8_t* put_varint32(std::uint8_t* p, std::uint32_t v) {
-    const std::uint64_t x = v;
-    std::uint64_t b = (x & 0x7f) | (x << 1 & 0x7f00) | (x << 2 & 0x7f0000) | (x << 3 & 0x7f000000) |
-                      (x << 4 & 0x7f00000000);
-    const unsigned n = varint32_bytes[unsigned(__builtin_clz(v | 1))];
-    b |= 0x80808080u & ((std::uint64_t(1) << (8 * (n - 1))) - 1);  // continuation bits on all but the last
-    std::memcpy(p, &b, sizeof b);
-    return p + n;
+    q = put(q, ev.actor);
+    q = put(q, ev.other);
+    q = put(q, ev.message);
+    return finish(p, head | long_form, q);
   }
 
   /// Reads the event at `in`'s position into `out` (throws trace_error on malformed bytes).
   void decode(byte_source& in, raw_event& out);
 
-  /// Kind whose latest event predicts a `kind` event's actor / message (the header essay).
-  static constexpr unsigned actor_ref(unsigned kind) { return unsigned(lane_refs::actor >> (4 * kind)) & 15; }
-  static constexpr unsigned message_ref(unsigned kind) { return unsigned(lane_refs::message >> (4 * kind)) & 15; }
-
  private:
-  /// Bytes of a 32-bit varint by the value's leading zero bits.
-  static constexpr std::array<std::uint8_t, 32> varint32_bytes = [] {
-    std::array<std::uint8_t, 32> n{};
-    for (unsigned lz = 0; lz < 32; ++lz) n[lz] = std::uint8_t((32 - lz + 6) / 7);
-    return n;
-  }();
-  static std::uint32_t zigzag32(std::uint32_t v) { return std::uint32_t(v << 1) ^ std::uint32_t(std::int32_t(v) >> 31); }
+  static bool fits(std::uint32_t v) { return v < (1u << 24); }
+  template <class T>
+  [[gnu::always_inline]] static std::uint8_t* put(std::uint8_t* q, T v) {
+    std::memcpy(q, &v, sizeof v);
+    return q + sizeof v;
+  }
+  [[gnu::always_inline]] static std::uint8_t* finish(std::uint8_t* p, std::uint32_t head, std::uint8_t* end) {
+    put(p, head);
+    return end;
+  }
 
-  struct slot {
-    std::uint64_t message = 0;
-    std::uint32_t actor = 0, other = 0;
-  };
-  std::array<slot, 16> last_{};
-  std::uint64_t time_ = 0;  // the chunk's latest stamped time
+  // what the chunk saw: the turn's actor (latest run_begin), the latest message_begin's
+  // message, the latest send's actor and message
+  std::uint32_t turn_ = 0, send_actor_ = 0;
+  std::uint64_t message_ = 0, send_message_ = 0;
 };
 
 /// The writer's side: the `events` events encoded in `bytes` bytes at `p` (one chunk, as

@@ -11,7 +11,7 @@
 //
 // When the writer writes (writer_mode)
 //   A traced run of `forward` produces up to ~50 M events per second; held in memory at
-//   ~3 bytes each (lane_codec.hpp; 24 before they were encoded) that is ~150 MB per second,
+//   ~7 bytes each (lane_codec.hpp; 24 before they were encoded) that is ~350 MB per second,
 //   and re-encoding them for the file (3-7 bytes each on disk, exact times) takes most of a
 //   core. Two ways, chosen per run:
 //   - concurrent: the writer drains chunks as they fill, so memory stays at the lanes' rings
@@ -68,11 +68,11 @@ struct lane_memory {
 };
 
 /// Deferred mode: the in-memory bytes per event the prefault provisions for (the lanes hold
-/// ~4.0 at decisions level and ~3.3 at full on forward; more where ids vary more).
-inline constexpr std::size_t prefault_event_bytes = 5;
+/// ~7 on forward at either level, lane_codec.hpp; up to 28 for events no short form fits).
+inline constexpr std::size_t prefault_event_bytes = 8;
 
 struct recorder_options {
-  std::size_t chunk_bytes = 16u << 10;    ///< bytes per chunk (one block each: ~5000 events at ~3 bytes)
+  std::size_t chunk_bytes = 16u << 10;    ///< bytes per chunk (one block each: ~2400 events at ~7 bytes)
   std::size_t memory_budget = 64u << 20;  ///< concurrent mode: chunk memory for all lanes together
   std::size_t deferred_budget = 0;        ///< deferred mode: 0 = min(4 GiB, physical memory / 4)
   writer_mode mode = writer_mode::automatic;

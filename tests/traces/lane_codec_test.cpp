@@ -1,5 +1,6 @@
-// The lanes' in-memory encoding: random events round-trip through the encoder and the writer's decoder, alone and
-// across a lane's chunk boundaries; the worst event fits max_lane_event_bytes; a turn of `forward` takes ~3 bytes.
+// The lanes' in-memory encoding: random events, and turns whose fields now and then break the short forms' conditions,
+// round-trip through the encoder and the writer's decoder, alone and across a lane's chunk boundaries; the worst
+// event fits max_lane_event_bytes; a turn of `forward` takes 40 bytes at full level and 20 at decisions.
 #include <doctest/doctest.h>
 
 #include <random>
@@ -62,6 +63,57 @@ class event_source {
   std::uint64_t time_ = 0;
 };
 
+/// Turns as the worker emits them (models/worker.hpp), each field now and then replaced by one
+/// that breaks its short form's condition (another actor, a wide id, a nonzero `other`), with
+/// reschedules and rare kinds in between.
+class turn_source {
+ public:
+  explicit turn_source(std::uint64_t seed) : rng_(seed) {}
+
+  trace_event next() {
+    if (queue_.empty()) fill();
+    trace_event e = queue_.front();
+    queue_.erase(queue_.begin());
+    e.time_ns = time_ += 1 + pick(50);
+    if (pick(8) == 0) {  // break something
+      switch (pick(4)) {
+        case 0: e.actor = pick(2) ? 0xffffffffu - pick(3) : (1u << 24) + pick(100); break;
+        case 1: e.message = rng_(); break;
+        case 2: e.other = pick(2) ? 1 + pick(10) : 0xffffffffu - pick(2); break;
+        default: e.message = std::uint64_t(pick(1u << 24)) << 32 | pick(1u << 20); break;
+      }
+    }
+    return e;
+  }
+
+ private:
+  void fill() {
+    const std::uint32_t a = actor(), b = actor(), from = actor();
+    const std::uint64_t m = std::uint64_t(from) << 32 | ++seq_, m2 = std::uint64_t(a) << 32 | ++seq_;
+    auto add = [&](event_kind k, std::uint32_t act, std::uint64_t msg, std::uint32_t other) {
+      trace_event e;
+      e.kind = k;
+      e.actor = act;
+      e.message = msg;
+      e.other = other;
+      queue_.push_back(e);
+    };
+    add(event_kind::run_begin, a, pick(2) ? 0 : pick(1u << 20), pick(4) ? pick(4) : 0xffffffffu);
+    add(event_kind::message_begin, a, m, 0);
+    add(event_kind::send, b, m2, 0);
+    if (pick(2)) add(event_kind::schedule, b, m2, 0);
+    add(event_kind::message_end, a, m, 0);
+    add(event_kind::run_end, a, 0, 1 + pick(3));
+    if (pick(4) == 0) add(event_kind::schedule, a, 0, pick(3));                    // a reschedule
+    if (pick(8) == 0) add(event_kind(pick(16)), actor(), pick(2) ? rng_() : 0, pick(5));  // anything
+  }
+  std::uint32_t actor() { return pick(1000); }
+  std::uint32_t pick(std::uint64_t n) { return std::uint32_t(rng_() % n); }
+  std::mt19937_64 rng_;
+  std::vector<trace_event> queue_;
+  std::uint64_t seq_ = 20000, time_ = 0;
+};
+
 /// What the writer must get back for `e`, stamped with `t` or not.
 void check_same(const raw_event& got, const trace_event& e, bool stamped, std::uint64_t t) {
   CHECK(event_kind((got.word >> raw_kind_shift) & 15) == e.kind);
@@ -72,48 +124,63 @@ void check_same(const raw_event& got, const trace_event& e, bool stamped, std::u
   CHECK((got.word & raw_time_mask) == (stamped ? t & raw_time_mask : 0));
 }
 
+template <class Source>
+void round_trip(std::uint64_t seed) {
+  Source src(seed);
+  std::vector<trace_event> in;
+  std::vector<bool> stamped;
+  std::vector<std::uint8_t> buf(2000 * max_lane_event_bytes);
+  lane_codec enc;
+  std::uint8_t* p = buf.data();
+  std::mt19937_64 coin(seed);
+  for (int i = 0; i < 2000; ++i) {
+    in.push_back(src.next());
+    stamped.push_back(coin() % 3 == 0);
+    std::uint8_t* q = enc.encode(p, in.back(), stamped.back(), in.back().time_ns);
+    REQUIRE(std::size_t(q - p) <= max_lane_event_bytes);
+    REQUIRE(std::size_t(q - p) % 4 == 0);
+    p = q;
+  }
+  std::vector<raw_event> out;
+  decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), in.size(), out);
+  REQUIRE(out.size() == in.size());
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    CAPTURE(seed);
+    CAPTURE(i);
+    check_same(out[i], in[i], stamped[i], in[i].time_ns);
+  }
+  // a count that does not match the bytes is an error, not garbage
+  CHECK_THROWS_AS(decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), in.size() - 1, out), trace_error);
+  CHECK_THROWS_AS(decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), in.size() + 1, out), trace_error);
+}
+
 }  // namespace
 
 TEST_CASE("random events of every kind, stamped or not, round-trip through the lane codec") {
-  for (std::uint64_t seed = 1; seed <= 20; ++seed) {
-    event_source src(seed);
-    std::vector<trace_event> in;
-    std::vector<bool> stamped;
-    std::vector<std::uint8_t> buf(2000 * max_lane_event_bytes);
-    lane_codec enc;
-    std::uint8_t* p = buf.data();
-    for (int i = 0; i < 2000; ++i) {
-      in.push_back(src.next());
-      stamped.push_back(src.coin(3));
-      std::uint8_t* q = enc.encode(p, in.back(), stamped.back(), in.back().time_ns);
-      REQUIRE(std::size_t(q - p) <= 31);
-      p = q;
-    }
-    std::vector<raw_event> out;
-    decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), in.size(), out);
-    REQUIRE(out.size() == in.size());
-    for (std::size_t i = 0; i < in.size(); ++i) {
-      CAPTURE(seed);
-      CAPTURE(i);
-      check_same(out[i], in[i], stamped[i], in[i].time_ns);
-    }
-    // a count that does not match the bytes is an error, not garbage
-    CHECK_THROWS_AS(decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), in.size() - 1, out), trace_error);
-    CHECK_THROWS_AS(decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), in.size() + 1, out), trace_error);
-  }
+  for (std::uint64_t seed = 1; seed <= 20; ++seed) round_trip<event_source>(seed);
+}
+
+TEST_CASE("turns whose fields now and then break the short forms round-trip through the lane codec") {
+  for (std::uint64_t seed = 1; seed <= 50; ++seed) round_trip<turn_source>(seed);
+}
+
+TEST_CASE("a head no encoder writes is an error, not garbage") {
+  std::vector<std::uint8_t> buf(4, 0);
+  buf[0] = std::uint8_t(event_kind::park);  // park has no short form
+  std::vector<raw_event> out;
+  CHECK_THROWS_AS(decode_lane_chunk(buf.data(), buf.size(), 1, out), trace_error);
 }
 
 TEST_CASE("the largest event fits max_lane_event_bytes") {
   lane_codec enc;
   std::vector<std::uint8_t> buf(64);
   trace_event e;
-  e.kind = event_kind::donate;
-  e.actor = 0x80000000u;  // zigzag of the largest 32-bit delta: 5 bytes
+  e.kind = event_kind::donate;  // no short form: the long form
+  e.actor = 0x80000000u;
   e.message = 0x8000000080000000u;
   e.other = 0xffffffffu;
-  std::uint8_t* end = enc.encode(buf.data(), e, true, std::uint64_t(1) << 63);  // 10 bytes
-  CHECK(std::size_t(end - buf.data()) == 31);
-  CHECK(std::size_t(end - buf.data()) <= max_lane_event_bytes);
+  std::uint8_t* end = enc.encode(buf.data(), e, true, std::uint64_t(1) << 63);
+  CHECK(std::size_t(end - buf.data()) == max_lane_event_bytes);
 }
 
 TEST_CASE("events pushed into a lane come back from its chunks and partial chunk, across many chunk boundaries") {
@@ -169,37 +236,53 @@ TEST_CASE("events pushed into a lane come back from its chunks and partial chunk
   }
 }
 
-TEST_CASE("a lane holds a turn of forward at full level in ~3 bytes per event") {
+TEST_CASE("a turn of forward takes 40 bytes at full level and 20 at decisions, and comes back") {
   // run_begin(A) message_begin(A, m) send(B, m') schedule(B, m') message_end(A, m) run_end(A),
   // with A and B among 1000 actors and seqs around 20000, as forward records 20 M messages
-  std::mt19937_64 rng(3);
-  std::vector<std::uint32_t> sent(1000), processed(1000);
-  lane_codec enc;
-  std::vector<std::uint8_t> buf(6 * 1000 * max_lane_event_bytes);
-  std::uint8_t* p = buf.data();
-  auto push = [&](event_kind k, std::uint32_t actor, std::uint64_t message, std::uint32_t other) {
-    trace_event e;
-    e.kind = k;
-    e.actor = actor;
-    e.message = message;
-    e.other = other;
-    p = enc.encode(p, e, false, 0);
-  };
-  for (auto& s : sent) s = 20000 + std::uint32_t(rng() % 400);
-  for (int turn = 0; turn < 1000; ++turn) {
-    const std::uint32_t a = std::uint32_t(rng() % 1000), b = std::uint32_t(rng() % 1000), from = std::uint32_t(rng() % 1000);
-    const std::uint64_t m = std::uint64_t(from) << 32 | sent[from]++;
-    const std::uint64_t m2 = std::uint64_t(a) << 32 | sent[a]++;
-    push(event_kind::run_begin, a, processed[a]++, std::uint32_t(rng() % 8 == 0));
-    push(event_kind::message_begin, a, m, 0);
-    push(event_kind::send, b, m2, 0);
-    push(event_kind::schedule, b, m2, 0);
-    push(event_kind::message_end, a, m, 0);
-    push(event_kind::run_end, a, 0, 1);
+  for (const bool full : {true, false}) {
+    CAPTURE(full);
+    std::mt19937_64 rng(3);
+    std::vector<std::uint32_t> sent(1000), processed(1000);
+    lane_codec enc;
+    std::vector<std::uint8_t> buf(6 * 1000 * max_lane_event_bytes);
+    std::vector<trace_event> in;
+    std::uint8_t* p = buf.data();
+    auto push = [&](event_kind k, std::uint32_t actor, std::uint64_t message, std::uint32_t other) {
+      if (!recorded_at(k, full ? trace_level::full : trace_level::decisions)) return;
+      trace_event e;
+      e.kind = k;
+      e.actor = actor;
+      e.message = message;
+      e.other = other;
+      in.push_back(e);
+      p = enc.encode(p, e, false, 0);
+    };
+    for (auto& s : sent) s = 20000 + std::uint32_t(rng() % 400);
+    for (auto& n : processed) n = 1 + std::uint32_t(rng() % 400);
+    std::vector<bool> ran(1000);
+    for (int turn = 0; turn < 1000; ++turn) {
+      const std::uint32_t a = std::uint32_t(rng() % 1000), b = std::uint32_t(rng() % 1000);
+      const std::uint32_t from = std::uint32_t(rng() % 1000);
+      const std::uint64_t m = std::uint64_t(from) << 32 | sent[from]++;
+      const std::uint64_t m2 = std::uint64_t(a) << 32 | sent[a]++;
+      // the worker's last_worker: ~0 before the first turn, else 0 or 1
+      const std::uint32_t last = ran[a] ? std::uint32_t(rng() % 2) : ~0u;
+      ran[a] = true;
+      push(event_kind::run_begin, a, full ? processed[a]++ : 0, last);
+      push(event_kind::message_begin, a, m, 0);
+      push(event_kind::send, b, m2, 0);
+      push(event_kind::schedule, b, m2, 0);
+      push(event_kind::message_end, a, m, 0);
+      push(event_kind::run_end, a, 0, 1);
+    }
+    const std::size_t bytes = std::size_t(p - buf.data());
+    MESSAGE(std::string(full ? "full" : "decisions") << ": " << double(bytes) / double(in.size()) << " bytes per event");
+    CHECK(bytes == (full ? 40u : 20u) * 1000);
+    std::vector<raw_event> out;
+    decode_lane_chunk(buf.data(), bytes, in.size(), out);
+    REQUIRE(out.size() == in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) check_same(out[i], in[i], false, 0);
   }
-  const double per_event = double(p - buf.data()) / 6000.0;
-  MESSAGE("forward-like turns: " << per_event << " bytes per event");
-  CHECK(per_event < 4.0);
 }
 
 TEST_SUITE_END();
