@@ -17,6 +17,16 @@ using namespace twinsched::traces;
 
 namespace {
 
+/// An event with these fields (time 0).
+trace_event make_event(event_kind k, std::uint32_t actor, std::uint64_t message, std::uint32_t other) {
+  trace_event e;
+  e.kind = k;
+  e.actor = actor;
+  e.message = message;
+  e.other = other;
+  return e;
+}
+
 /// Random events mixing what the predictions catch (repeats, turn patterns) with what they
 /// cannot (large, extreme and wrapping ids and times).
 class event_source {
@@ -91,12 +101,7 @@ class turn_source {
     const std::uint32_t a = actor(), b = actor(), from = actor();
     const std::uint64_t m = std::uint64_t(from) << 32 | ++seq_, m2 = std::uint64_t(a) << 32 | ++seq_;
     auto add = [&](event_kind k, std::uint32_t act, std::uint64_t msg, std::uint32_t other) {
-      trace_event e;
-      e.kind = k;
-      e.actor = act;
-      e.message = msg;
-      e.other = other;
-      queue_.push_back(e);
+      queue_.push_back(make_event(k, act, msg, other));
     };
     add(event_kind::run_begin, a, pick(2) ? 0 : pick(1u << 20), pick(4) ? pick(4) : 0xffffffffu);
     add(event_kind::message_begin, a, m, 0);
@@ -249,13 +254,8 @@ TEST_CASE("a turn of forward takes 40 bytes at full level and 20 at decisions, a
     std::uint8_t* p = buf.data();
     auto push = [&](event_kind k, std::uint32_t actor, std::uint64_t message, std::uint32_t other) {
       if (!recorded_at(k, full ? trace_level::full : trace_level::decisions)) return;
-      trace_event e;
-      e.kind = k;
-      e.actor = actor;
-      e.message = message;
-      e.other = other;
-      in.push_back(e);
-      p = enc.encode(p, e, false, 0);
+      in.push_back(make_event(k, actor, message, other));
+      p = enc.encode(p, in.back(), false, 0);
     };
     for (auto& s : sent) s = 20000 + std::uint32_t(rng() % 400);
     for (auto& n : processed) n = 1 + std::uint32_t(rng() % 400);
