@@ -73,7 +73,7 @@
 //   15. `touch_state(actor, bytes)`: the calling worker touches actor `actor`'s cell and
 //       `bytes` of declared state (worker.hpp: a push into its mailbox, the start of its
 //       turn). The simulator charges `cold_actor` when they have left every cache since the
-//       last touch (its private-cache reuse model); no scheduling point.
+//       last touch (its private-cache model: an LRU of actors per core); no scheduling point.
 //   14. `P::runtime_work(op)` (static): the runtime's own non-atomic work that the atomics
 //       above do not stand for, once per `runtime_op`: `message` (the worker loop's fixed
 //       cost per message: dispatch to the behavior, counters), `turn` (per actor turn),

@@ -80,7 +80,7 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   if (m.private_cache_kib > 0 && m.cold_actor > 0) {
     cache_bytes_ = double(m.private_cache_kib) * 1024.0;
     cold_actor_ = m.cold_actor;
-    touches_on_core_.assign(cores_, 0);
+    lru_.assign(cores_, lru{});
   }
 
   xbt_log_control_set("root.thresh:critical");
@@ -233,28 +233,42 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
   charge(cost);
 }
 
-// The private-cache reuse model (cold_actor). Each core counts the touches its workers make
-// (a push into an actor's mailbox, the start of an actor's turn); an actor remembers the core
-// that touched it last and that core's count then. A touch finds the actor cached if that core
-// has touched fewer actors since than its private cache holds footprints of
-// (private_cache_kib / (declared state bytes + actor_overhead_bytes)); otherwise its lines
-// come from memory: cold_actor. Touches stand in for the distinct actors an LRU cache would
-// count: exact when every touch in between is of another actor (sends scattered over many
-// actors, where the cost matters), pessimistic about capacity when a few hot actors repeat
-// (they stay cached either way). Still cached on another core: the line transfers are the
-// atomics' business (cost_model.hpp), so nothing is charged here. A first touch is cold (the
-// spawn wrote the cell outside the run). Nothing is recorded when the machine has no
-// private_cache_kib or no cold_actor cost.
+// The private-cache model (cold_actor). Each core keeps the actors its workers touched (a push
+// into an actor's mailbox, the start of an actor's turn) in an LRU list of their footprints
+// (declared state bytes + actor_overhead_bytes), evicting the oldest while they exceed
+// private_cache_kib; an actor is in the list of the core that touched it last, or in none.
+// A touch finds the actor cached if it is in a list, on this core or another (still cached on
+// another core: the line transfers are the atomics' business, cost_model.hpp, so nothing is
+// charged here); otherwise its lines come from memory: cold_actor. A first touch is cold (the
+// spawn wrote the cell outside the run). Distinct actors, not touches, fill the cache: 1000
+// actors sending at random (forward) all stay cached in 1 MiB however long between two visits
+// of one. Nothing is recorded when the machine has no private_cache_kib or no cold_actor cost.
+void sim_platform::unlink(std::uint32_t actor) {
+  touch& t = last_touch_[actor];
+  lru& l = lru_[t.core];
+  (t.prev == no_actor ? l.head : last_touch_[t.prev].next) = t.next;
+  (t.next == no_actor ? l.tail : last_touch_[t.next].prev) = t.prev;
+  l.bytes -= t.footprint;
+  t.prev = t.next = no_actor;
+  t.cached = false;
+}
+
 void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes) {
   actor_state* me = g.cur;
   if (cache_bytes_ == 0 || me->core < 0) return;
   if (actor >= last_touch_.size()) last_touch_.resize(std::size_t(actor) + 1 + last_touch_.size() / 2);
+  const bool cold = !last_touch_[actor].cached;
+  if (!cold) unlink(actor);
   touch& t = last_touch_[actor];
-  const unsigned core = unsigned(me->core);
-  const double footprint = double(bytes) + actor_overhead_bytes;
-  const bool cold = t.stamp == 0 || double(touches_on_core_[t.core] - t.stamp) * footprint > cache_bytes_;
-  t.core = core;
-  t.stamp = ++touches_on_core_[core];
+  lru& l = lru_[unsigned(me->core)];
+  t.core = unsigned(me->core);
+  t.footprint = double(bytes) + actor_overhead_bytes;
+  t.cached = true;
+  t.next = l.head;
+  (l.head == no_actor ? l.tail : last_touch_[l.head].prev) = actor;
+  l.head = actor;
+  l.bytes += t.footprint;
+  while (l.bytes > cache_bytes_ && l.tail != actor) unlink(l.tail);  // an actor larger than the cache stays alone
   if (cold) me->pending_ns += cold_actor_;
 }
 

@@ -112,7 +112,7 @@ class sim_platform {
   /// `from_worker`'s core now runs on `to_worker`'s: charges migration_per_kib.
   void migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes);
   /// Platform contract 15: the running worker touches `actor` (cell and `bytes` of state):
-  /// charges cold_actor if the reuse model (sim_platform.cpp) says it left the caches.
+  /// charges cold_actor if the private-cache model (sim_platform.cpp) says it left the caches.
   void touch_state(std::uint32_t actor, std::uint32_t bytes);
   /// Platform contract 11: one run-queue push or pop's non-atomic work (queue_op). Static,
   /// like fence(), because the deques that would call it hold no platform reference.
@@ -160,17 +160,25 @@ class sim_platform {
   /// ", at simulated T ns, scheduling point #n (worker w)": where a failure happened.
   std::string where_now() const;
   unsigned cores_ = 1;
-  // the private-cache reuse model (touch_state); cache_bytes_ 0: off
+  // the private-cache model (touch_state); cache_bytes_ 0: off
   /// Bytes a turn touches besides the actor's declared state: its cell (mailbox, flags,
   /// counters) and its behavior object, about 130 + 60 on the real backend.
   static constexpr double actor_overhead_bytes = 192;
   double cache_bytes_ = 0, cold_actor_ = 0;
-  struct touch {
-    std::uint64_t stamp = 0;  ///< touches_on_core_[core] after the actor's last touch (0: never touched)
-    std::uint32_t core = 0;   ///< the modeled core that touched it last
+  static constexpr std::uint32_t no_actor = ~0u;
+  struct touch {                  ///< per actor id: its place in the LRU list of the core that touched it last
+    std::uint32_t prev = no_actor, next = no_actor;  ///< toward the list's head (newer) and tail (older)
+    std::uint32_t core = 0;
+    bool cached = false;          ///< in that core's list (not evicted since)
+    double footprint = 0;         ///< bytes it holds there
   };
-  std::vector<std::uint64_t> touches_on_core_;  ///< per modeled core: actor touches made there
-  std::vector<touch> last_touch_;               ///< per actor id
+  struct lru {                    ///< per modeled core: the actors its private cache holds, newest first
+    std::uint32_t head = no_actor, tail = no_actor;
+    double bytes = 0;
+  };
+  void unlink(std::uint32_t actor);
+  std::vector<lru> lru_;
+  std::vector<touch> last_touch_;
   double abort_clock_s_ = 0;
   sim_stats stats_;
 };

@@ -704,7 +704,8 @@ TEST_CASE("an operation on a lock-guarded run queue costs locked_queue_op, not q
 TEST_CASE("an actor touched again after its core touched more actors than its cache holds costs cold_actor") {
   // The probe's cache holds 16 footprints of actors with 64 declared bytes (cost::private_cache_kib).
   struct times {
-    std::int64_t first, again, after_15_others, after_17_others, other_core_recent, big_state_after_8;
+    std::int64_t first, again, after_15_others, after_400_touches_of_4, after_17_others, other_core_recent,
+        big_state_after_2;
   };
   times t = in_child<times>([] {
     times r{};
@@ -715,19 +716,21 @@ TEST_CASE("an actor touched again after its core touched more actors than its ca
         };
         r.first = timed(plat, [&] { plat.touch_state(1, 64); });  // never touched: cold
         r.again = timed(plat, [&] { plat.touch_state(1, 64); });
-        others(100, 15);  // 15 touches since: 15 x 256 bytes fit in 4 KiB
+        others(100, 15);  // 15 actors since: 15 x 256 bytes fit in 4 KiB
         r.after_15_others = timed(plat, [&] { plat.touch_state(1, 64); });
+        for (int k = 0; k < 100; ++k) others(300, 4);  // 400 touches, but of 4 actors: they fit
+        r.after_400_touches_of_4 = timed(plat, [&] { plat.touch_state(1, 64); });
         others(200, 17);  // 17 x 256 do not
         r.after_17_others = timed(plat, [&] { plat.touch_state(1, 64); });
-        // 2 KiB of state: a footprint of 2240 bytes, so 2 touches since overflow 4 KiB
+        // 2 KiB of state: a footprint of 2240 bytes, so one more such actor overflows 4 KiB
         plat.touch_state(2, 2048);
         plat.touch_state(3, 2048);
         plat.touch_state(4, 2048);
-        r.big_state_after_8 = timed(plat, [&] { plat.touch_state(2, 2048); });
+        r.big_state_after_2 = timed(plat, [&] { plat.touch_state(2, 2048); });
       });
       plat.join_workers();
-      plat.start_worker(1, [&] {  // worker 1, core 1: actor 1 is still in core 0's cache
-        r.other_core_recent = timed(plat, [&] { plat.touch_state(1, 64); });
+      plat.start_worker(1, [&] {  // worker 1, core 1: actor 2 is still in core 0's cache
+        r.other_core_recent = timed(plat, [&] { plat.touch_state(2, 2048); });
       });
       plat.join_workers();
     });
@@ -736,8 +739,9 @@ TEST_CASE("an actor touched again after its core touched more actors than its ca
   CHECK(t.first == cost::cold_actor);
   CHECK(t.again == 0);
   CHECK(t.after_15_others == 0);
+  CHECK(t.after_400_touches_of_4 == 0);  // distinct actors fill a cache, not touches
   CHECK(t.after_17_others == cost::cold_actor);
-  CHECK(t.big_state_after_8 == cost::cold_actor);
+  CHECK(t.big_state_after_2 == cost::cold_actor);
   CHECK(t.other_core_recent == 0);  // the line transfers are the atomics' charge
 }
 
