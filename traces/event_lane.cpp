@@ -26,9 +26,7 @@ void event_lane::init(std::size_t chunk_bytes, std::uint32_t chunks, std::uint64
   ::madvise(m, bytes, MADV_HUGEPAGE);
 #endif
   storage_ = std::unique_ptr<std::uint8_t, unmap>(static_cast<std::uint8_t*>(m), unmap{bytes});
-  begin_ = storage_.get();
-  pos_ = begin_ + sizeof(chunk_head);
-  closing_ = begin_ + chunk_bytes_ - 2 * max_lane_event_bytes;
+  open_chunk(storage_.get());
   interval_ticks_ = std::max<std::uint64_t>(stamp_interval_ticks, 1);
 }
 
@@ -81,8 +79,12 @@ void event_lane::next_chunk() {
         std::this_thread::sleep_for(std::chrono::microseconds(20));
     }
   }
-  begin_ = chunk(chunk_no_);
-  pos_ = begin_ + sizeof(chunk_head);
+  open_chunk(chunk(chunk_no_));
+}
+
+void event_lane::open_chunk(std::uint8_t* c) {
+  begin_ = c;
+  pos_ = begin_ + sizeof(chunk_head);  // the head is written when the chunk closes
   closing_ = begin_ + chunk_bytes_ - 2 * max_lane_event_bytes;
   first_ = index_;
   codec_.reset();  // each chunk decodes on its own

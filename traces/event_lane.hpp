@@ -6,17 +6,17 @@
 //   producer appends events to the current chunk with plain stores, each in 4-12 bytes
 //   (more when stamped or unusual), leaving out what the chunk's earlier events imply
 //   (lane_codec.hpp); when fewer than two events' worth of bytes (2 x max_lane_event_bytes)
-//   are left, the event being pushed is the chunk's last:
-//   the producer writes the chunk's head (events, bytes), publishes it and moves to the next
-//   free one. The recorder's writer thread decodes published chunks, encodes them into blocks
+//   are left, the event being pushed is the chunk's last: the producer writes the chunk's
+//   head (events, bytes), publishes it and moves to the next free one. The recorder's writer thread decodes published chunks, encodes them into blocks
 //   and hands them back. If the writer falls behind so far that no chunk is free, the
 //   producer waits (a "stall", counted in the footer): memory stays bounded and no event is
 //   dropped.
 //
 // Chunk layout
 //   head: events u32, bytes u32 (of the encoded events that follow; written when the chunk
-//   closes), then the events, then unused bytes (< 2 x max_lane_event_bytes). The codec's
-//   predictions start afresh in each chunk, so the writer decodes a chunk on its own.
+//   closes), then the events, then unused bytes (< 2 x max_lane_event_bytes). What the
+//   codec leaves out is implied by earlier events of the same chunk only, so the writer
+//   decodes a chunk on its own.
 //
 // Sparse clock reads (the real backend)
 //   Reading the TSC costs 10-30 ns, as much as a whole message turn of `forward`, so a lane
@@ -173,6 +173,7 @@ class alignas(64) event_lane {
 #endif
   }
   void next_chunk();  // P1's head, P2, P3: out of line, once per chunk
+  void open_chunk(std::uint8_t* c);  // starts filling chunk `c` (init, next_chunk)
   std::uint8_t* chunk(std::uint64_t k) const { return storage_.get() + (k % chunks_) * chunk_bytes_; }
 
   // producer-only, hot

@@ -5,8 +5,8 @@
 //   for the events emitted outside any worker (the workload's start). The platform's
 //   trace(ev) appends to the calling worker's lane: a few plain stores, a clock read now and
 //   then, no lock, no allocation. A background writer thread polls the lanes, decodes each
-//   full chunk, converts its times (ticks -> ns, interpolating between stamps), and writes it as one block
-//   through trace_writer. finish() stops the writer, flushes every lane's partial chunk and
+//   full chunk, converts its times (ticks -> ns, interpolating between stamps), and writes
+//   it as one block through trace_writer. finish() stops the writer, flushes every lane's partial chunk and
 //   writes the footer (the run's counters, per-actor deliveries, per-lane totals).
 //
 // When the writer writes (writer_mode)
