@@ -69,7 +69,8 @@
 //       its `locked_queue_op`.
 //   12. `migrate_state(from, to, bytes)`: an actor last run by worker `from` now runs on
 //       `to` (worker.hpp, at the start of a turn); the simulator charges moving its `bytes`
-//       of state between their cores (`migration_per_kib`).
+//       of state between their cores (`migration_per_kib`) and its cell's and behavior's
+//       lines (a line transfer each).
 //   15. `touch_state(actor, bytes)`: the calling worker touches actor `actor`'s cell and
 //       `bytes` of declared state (worker.hpp: a push into its mailbox, the start of its
 //       turn). The simulator charges `cold_actor` when they have left every cache since the

@@ -14,7 +14,8 @@
 //       same where the receiver then reads and writes a 16 KiB buffer the sender just wrote;
 //       (the difference of their one-way times) / 16 per one-way trip
 //   quantum_ns: the ping-pong's one-way time, the fastest hand-off between two cores: a worker
-//       never runs further ahead of the others than one could reach it
+//       runs ahead of the others by about what one needs to reach it (cost_model.hpp draws
+//       each yield point between half and one and a half quanta)
 //   lock_handoff: two pinned threads alternately take a std::mutex (strict alternation via
 //       a turn flag); time per hand-off minus the two line transfers and the rmw the model
 //       charges for it separately

@@ -23,6 +23,7 @@ void flush() {
   if (g.aborting) halt();
   double p = me->pending_ns;
   me->pending_ns = 0;
+  next_yield_at(me);
   ++g.flushes;
   if (p > 0) {
     if (me->shared_core) sg::this_actor::execute(p * g.clock_ghz);  // cycles at clock_ghz: shares the core

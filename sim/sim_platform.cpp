@@ -170,6 +170,8 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
   ++g.live_workers;  // the all-parked check (cost_model.hpp)
   if (schedule_) st->pending_ns += schedule_->start_delay(index);  // pct: initial priorities
   st->worker = index;
+  st->dither = std::uint64_t(index);
+  sim_detail::next_yield_at(st.get());
   st->core = int(unsigned(index) % cores_);
   st->socket = int(unsigned(st->core) / g.cores_per_socket);
   if (++I->per_core[unsigned(st->core)] > 1)
@@ -228,7 +230,7 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
   unsigned from = from_worker % cores_, to = to_worker % cores_;
   if (from == to) return;
   ++stats_.migrations;
-  double cost = g.per_kib * double(bytes) / 1024.0;
+  double cost = g.same * actor_overhead_lines + g.per_kib * double(bytes) / 1024.0;
   if (from / g.cores_per_socket != to / g.cores_per_socket && g.same > 0) cost *= g.cross / g.same;
   charge(cost);
 }
@@ -238,7 +240,7 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
 // (declared state bytes + actor_overhead_bytes), evicting the oldest while they exceed
 // private_cache_kib; an actor is in the list of the core that touched it last, or in none.
 // A touch finds the actor cached if it is in a list, on this core or another (still cached on
-// another core: the line transfers are the atomics' business, cost_model.hpp, so nothing is
+// another core: moving its lines is migrate_state's and the atomics' business, so nothing is
 // charged here); otherwise its lines come from memory: cold_actor. A first touch is cold (the
 // spawn wrote the cell outside the run). Distinct actors, not touches, fill the cache: 1000
 // actors sending at random (forward) all stay cached in 1 MiB however long between two visits

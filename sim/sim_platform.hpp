@@ -109,7 +109,8 @@ class sim_platform {
   void attach_trace(traces::recorder* r) { recorder_ = r; }
 
   /// Platform contract 12: an actor whose state (`bytes`) was last used on
-  /// `from_worker`'s core now runs on `to_worker`'s: charges migration_per_kib.
+  /// `from_worker`'s core now runs on `to_worker`'s: charges migration_per_kib for the
+  /// state and a line transfer per line of its cell and behavior (actor_overhead_lines).
   void migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes);
   /// Platform contract 15: the running worker touches `actor` (cell and `bytes` of state):
   /// charges cold_actor if the private-cache model (sim_platform.cpp) says it left the caches.
@@ -164,6 +165,8 @@ class sim_platform {
   /// Bytes a turn touches besides the actor's declared state: its cell (mailbox, flags,
   /// counters) and its behavior object, about 130 + 60 on the real backend.
   static constexpr double actor_overhead_bytes = 192;
+  /// The lines of those bytes a migrated turn misses on (migrate_state): scattered, one transfer each.
+  static constexpr double actor_overhead_lines = actor_overhead_bytes / 64;
   double cache_bytes_ = 0, cold_actor_ = 0;
   static constexpr std::uint32_t no_actor = ~0u;
   struct touch {                  ///< per actor id: its place in the LRU list of the core that touched it last

@@ -8,7 +8,7 @@
 //   and workers whatever the trace's length, so it can step through a trace of any size.
 //
 // Times are not causal across workers
-//   A simulated worker runs ahead of the clock by up to a quantum, and the real backend
+//   A simulated worker runs ahead of the clock by up to 1.5 quanta, and the real backend
 //   interpolates times between clock reads, so in merged order an actor's run_begin can come
 //   before the schedule that made it runnable, or a message_begin before its send. Nothing
 //   here is a set that an early event could corrupt for good: runnable and mailbox are counts.

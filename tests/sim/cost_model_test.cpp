@@ -639,7 +639,7 @@ TEST_CASE("an unpark of a parked worker costs the waker unpark, and the parked w
 
 // ---- the scheduler's hooks: migration and run-queue operations ----
 
-TEST_CASE("moving an actor's state costs migration_per_kib per KiB, scaled by cross/same across sockets, nothing on the same core") {
+TEST_CASE("moving an actor costs a transfer per line of its cell and behavior plus migration_per_kib per KiB of state, scaled by cross/same across sockets, nothing on the same core") {
   struct times {
     std::int64_t two_kib_same_socket, half_kib_same_socket, two_kib_cross_socket, same_core, core_shared_by_workers;
     std::uint64_t migrations;
@@ -659,9 +659,11 @@ TEST_CASE("moving an actor's state costs migration_per_kib per KiB, scaled by cr
     r.migrations = st.migrations;
     return r;
   });
-  CHECK(t.two_kib_same_socket == 2 * cost::per_kib);
-  CHECK(t.half_kib_same_socket == cost::per_kib / 2);
-  CHECK(t.two_kib_cross_socket == 2 * cost::per_kib * cost::cross / cost::same);
+  // The cell and behavior: sim_platform::actor_overhead_bytes (192), three scattered lines.
+  constexpr std::int64_t cell = 3 * cost::same;
+  CHECK(t.two_kib_same_socket == cell + 2 * cost::per_kib);
+  CHECK(t.half_kib_same_socket == cell + cost::per_kib / 2);
+  CHECK(t.two_kib_cross_socket == 3 * cost::cross + 2 * cost::per_kib * cost::cross / cost::same);
   CHECK(t.same_core == 0);
   CHECK(t.core_shared_by_workers == 0);
   CHECK(t.migrations == 3);  // only the moves between cores count
@@ -881,6 +883,49 @@ TEST_CASE("a run ends when its workers' costs are paid in full: sim_ns is the bu
   CHECK(t.driver_after_join == 12000 + cost::burn_call + cost::queue_op);
   // The engine's clock is a double in seconds: 12029 ns comes back within rounding error.
   CHECK(std::abs(t.sim_ns - double(12000 + cost::burn_call + cost::queue_op)) < 1e-6);
+}
+
+TEST_CASE("where a worker yields does not lock in step with a loop whose iterations cost the same") {
+  // Worker 0 repeats: show a flag, 10 ns of work, hide it, 90 ns of work; each charge is a
+  // point where it may yield. Worker 1 polls the flag: it sees worker 0's memory as it stood
+  // where worker 0 last yielded. With the quantum (100 ns) as a fixed threshold, every yield
+  // came after the 90 ns, the flag hidden: the poller never saw it. Drawn thresholds put
+  // about a tenth of the yields inside the 10 ns, as time would.
+  struct counts {
+    std::int64_t samples, seen, yields;
+  };
+  counts c = in_child<counts>([] {
+    counts r{};
+    std::string text = probe_machine_text();
+    text.replace(text.find("quantum_ns = 1e9"), 16, "quantum_ns = 100");
+    sim_stats st = simulate(parse_machine(text, "cost-probe-q100.toml"), [&](sim_platform& plat) {
+      bool shown = false, done = false;
+      plat.start_worker(0, [&] {
+        for (int i = 0; i < 4000; ++i) {
+          shown = true;
+          plat.charge_ns(10);
+          shown = false;
+          plat.charge_ns(90);
+        }
+        done = true;
+      });
+      plat.start_worker(1, [&] {
+        while (!done) {
+          ++r.samples;
+          r.seen += shown;
+          plat.spin_pause();
+        }
+      });
+      plat.join_workers();
+    });
+    r.yields = std::int64_t(st.flushes);
+    return r;
+  });
+  INFO("samples " << c.samples << ", flag seen " << c.seen << ", yields " << c.yields);
+  REQUIRE(c.samples > 1000);
+  double seen = double(c.seen) / double(c.samples);
+  CHECK(seen > 0.04);
+  CHECK(seen < 0.2);
 }
 
 TEST_CASE("two workers sharing a core pay their costs at half the core's speed each") {
