@@ -7,10 +7,10 @@
 //   (more when stamped or unusual), leaving out what the chunk's earlier events imply
 //   (lane_codec.hpp); when fewer than two events' worth of bytes (2 x max_lane_event_bytes)
 //   are left, the event being pushed is the chunk's last: the producer writes the chunk's
-//   head (events, bytes), publishes it and moves to the next free one. The recorder's writer thread decodes published chunks, encodes them into blocks
-//   and hands them back. If the writer falls behind so far that no chunk is free, the
-//   producer waits (a "stall", counted in the footer): memory stays bounded and no event is
-//   dropped.
+//   head (events, bytes), publishes it and moves to the next free one. The recorder's writer
+//   thread decodes published chunks, encodes them into blocks and hands them back. If the
+//   writer falls behind so far that no chunk is free, the producer waits (a "stall", counted
+//   in the footer): memory stays bounded and no event is dropped.
 //
 // Chunk layout
 //   head: events u32, bytes u32 (of the encoded events that follow; written when the chunk
