@@ -206,6 +206,7 @@ nlohmann::json sim_json(const scenario& s, const sim_result& r) {
               {"event_hash", hex64(r.event_hash)},
               {"flushes", r.flushes},
               {"blocks", r.blocks},
+              {"contended_locks", r.contended_locks},
               {"migrations", r.migrations},
               {"aborted", r.aborted}};
   return j;
@@ -217,7 +218,7 @@ void print_sim_lines(std::ostream& out, const sim_result& r) {
       << "simulator     " << fixed(r.real_s, 3) << " s real, " << fixed(r.sim_msgs_per_real_s() / 1e6, 2)
       << "M simulated msgs per real s, simulated/real " << fixed(r.sim_over_real(), 4) << '\n'
       << "event hash    " << hex64(r.event_hash) << "  (" << r.flushes << " yields, " << r.blocks << " blocks, "
-      << r.migrations << " migrations)\n";
+      << r.contended_locks << " contended locks, " << r.migrations << " migrations)\n";
 }
 
 }  // namespace twinsched::cli

@@ -22,6 +22,8 @@
 //   park / unpark / wake_latency: a futex-backed std::condition_variable; park = one futex
 //       wait syscall that returns at once, unpark = notify_one with a sleeper, wake latency =
 //       notify to the sleeper running (steady_clock stamps on both sides)
+//   contended_unlock: one futex wake syscall with nobody waiting (what glibc's unlock of a
+//       std::mutex another thread contended makes; the contender's futex wait is `park`)
 //   spin: one _mm_pause; yield: one sched_yield with nothing else to run on this core
 //   burn_call: thread_platform::burn_ns(2000) called N times: elapsed / N - 2000 (what a
 //       call costs beyond what it was asked; the loop's deadline check and call)
@@ -666,6 +668,11 @@ calibration calibrate_machine(const calibrate_options& o) {
       for (std::uint64_t i = 0; i < k; ++i) syscall(SYS_futex, &word, FUTEX_WAIT_PRIVATE, 1, nullptr, nullptr, 0);
     });
   });
+  m.contended_unlock = cost_of(reps, [&] {
+    return per_op(2000 / scale, [&](std::uint64_t k) {
+      for (std::uint64_t i = 0; i < k; ++i) syscall(SYS_futex, &word, FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
+    });
+  });
   {
     std::vector<double> u, w;
     std::mutex mx;
@@ -706,7 +713,8 @@ calibration calibrate_machine(const calibrate_options& o) {
     m.unpark = u[u.size() / 2];
     m.wake_latency = w[w.size() / 2];
   }
-  note(fmt("park %.0f ns, unpark %.0f ns, wake-up latency %.0f ns", m.park, m.unpark, m.wake_latency));
+  note(fmt("park %.0f ns, unpark %.0f ns, wake-up latency %.0f ns, contended unlock %.0f ns", m.park, m.unpark,
+           m.wake_latency, m.contended_unlock));
 
   say("calibrate: burn_ns (thread_platform's TSC-deadline loop)");
   {
@@ -898,6 +906,7 @@ std::string machine_toml(const calibration& c) {
   cost("line_transfer_cross_socket", m.line_cross_socket);
   cost("migration_per_kib", m.migration_per_kib);
   cost("lock_handoff", m.lock_handoff);
+  cost("contended_unlock", m.contended_unlock);
   cost("queue_op", m.queue_op);
   cost("locked_queue_op", m.locked_queue_op);
   cost("park", m.park);

@@ -13,7 +13,9 @@
 //     coarse (default)  a worker yields at a platform operation only once its pending charge
 //                       reached a threshold drawn around the machine's quantum_ns (half to one
 //                       and a half quanta, next_yield_at), and whenever it blocks (a held lock,
-//                       park). Workers thus run ahead of the clock by at most 1.5 quanta; the
+//                       park); not while it holds a lock (critical sections run whole; a
+//                       lock held past 64 quanta yields anyway, so a livelock inside one
+//                       still ends). Workers thus run ahead of the clock by about 1.5 quanta; the
 //                       line and lock "free at" times keep contention right within it. Other
 //                       workers see a worker's memory as it was where it yielded, so where it
 //                       yields must not repeat with a periodic loop: hence the draw.
@@ -79,6 +81,7 @@ struct actor_state {
   bool finished = false;     ///< its function returned
   std::uint64_t ops = 0;     ///< platform operations so far: the schedule's preemption points
   double yield_at = 0;       ///< coarse mode: pending charge at which it next yields (next_yield_at)
+  unsigned locks_held = 0;   ///< coarse mode: no yield while > 0 (a critical section runs whole)
   std::uint64_t dither = 0;  ///< seeds the next yield_at (splitmix64 sequence per worker)
 };
 
@@ -91,7 +94,7 @@ struct state {
   std::uint32_t cores_per_socket = 1;
   double clock_ghz = 1;
   // costs, ns
-  double load = 0, store = 0, rmw = 0, fence = 0, same = 0, cross = 0, per_kib = 0, handoff = 0,
+  double load = 0, store = 0, rmw = 0, fence = 0, same = 0, cross = 0, per_kib = 0, handoff = 0, contended_unlock = 0,
          park = 0, unpark = 0, wake = 0, spin = 0, yield = 0, burn_call = 0;
   /// The runtime's own work per runtime_op (models/platform.hpp contract 14), indexed by it:
   /// message, turn, envelope, mailbox_push, mailbox_pop.
@@ -99,7 +102,7 @@ struct state {
   /// Contract 11's queue_op per queue_kind: deque, locked.
   std::array<double, 2> queue_op{};
   std::uint64_t hash = 0xcbf29ce484222325ull;  ///< event hash: every yield, block, wake, trace event
-  std::uint64_t flushes = 0, blocks = 0;
+  std::uint64_t flushes = 0, blocks = 0, contended_locks = 0;
   std::uint64_t points = 0;  ///< platform operations of all workers: "scheduling point #n" in reports
   schedule_perturbation* schedule = nullptr;  ///< explore: preempts workers at points (schedule.hpp)
   // The all-parked check: when every live worker waits in a parker with no timeout, nothing
@@ -129,8 +132,8 @@ void flush();
 
 inline void mix(std::uint64_t x) { g.hash = splitmix64(g.hash ^ x); }
 
-/// A scheduling point: in fine mode always, in coarse mode once yield_at is pending, and
-/// wherever the schedule preempts the worker (`at`: the operation's source line).
+/// A scheduling point: in fine mode always, in coarse mode once yield_at is pending and no
+/// lock is held, and wherever the schedule preempts the worker (`at`: the operation's source line).
 inline void point(const std::source_location& at = std::source_location::current()) {
   actor_state* me = g.cur;
   if (me->core < 0) return;  // the driver: setup and collection happen outside simulated time
@@ -143,7 +146,8 @@ inline void point(const std::source_location& at = std::source_location::current
       return;
     }
   }
-  if (g.fine || me->pending_ns >= me->yield_at || g.aborting) flush();
+  if (g.fine || g.aborting || (me->pending_ns >= me->yield_at && (me->locks_held == 0 || me->pending_ns >= 64 * g.quantum)))
+    flush();
 }
 
 /// Coarse mode: how much a worker charges before its next yield, drawn uniformly from

@@ -28,6 +28,7 @@ const std::vector<cost_key>& cost_table() {
       {"line_transfer_cross_socket", &machine_model::line_cross_socket},
       {"migration_per_kib", &machine_model::migration_per_kib},
       {"lock_handoff", &machine_model::lock_handoff},
+      {"contended_unlock", &machine_model::contended_unlock},
       {"queue_op", &machine_model::queue_op},
       {"locked_queue_op", &machine_model::locked_queue_op},
       {"park", &machine_model::park},

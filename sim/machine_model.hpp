@@ -36,6 +36,8 @@ struct machine_model {
   double atomic_load = 0, atomic_store = 0, atomic_rmw = 0, fence = 0;
   double line_same_socket = 0, line_cross_socket = 0;
   double migration_per_kib = 0, lock_handoff = 0, queue_op = 0, locked_queue_op = 0;
+  /// Unlocking a lock another thread contended: glibc's futex wake syscall, nobody asleep.
+  double contended_unlock = 0;
   double park = 0, unpark = 0, wake_latency = 0, spin = 0, yield = 0;
   // the runtime's own non-atomic work (models/platform.hpp contract 14) and burn_ns's fixed cost
   double message = 0, turn = 0, envelope = 0, mailbox_push = 0, mailbox_pop = 0, burn_call = 0;

@@ -43,7 +43,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(replay_log, recorded, followed, skipped, reor
                                    adopted, diverged, ran_out, notes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(preemption, worker, op, delay_ns, where)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(sim_result, run, machine, interleave, context_factory, cores, sim_s, real_s,
-                                   event_hash, flushes, blocks, migrations, aborted, replay, points, preemptions)
+                                   event_hash, flushes, blocks, contended_locks, migrations, aborted, replay, points, preemptions)
 
 std::string to_json_text(const sim_result& r) { return nlohmann::json(r).dump(); }
 
@@ -227,6 +227,7 @@ sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_
   out.event_hash = st.event_hash;
   out.flushes = st.flushes;
   out.blocks = st.blocks;
+  out.contended_locks = st.contended_locks;
   out.migrations = st.migrations;
   out.aborted = st.aborted;
   out.points = st.points;
@@ -385,6 +386,7 @@ std::vector<std::string> differences(const sim_result& a, const sim_result& b) {
   cmp("detail", a.run.detail, b.run.detail);
   cmp("flushes", a.flushes, b.flushes);
   cmp("blocks", a.blocks, b.blocks);
+  cmp("contended_locks", a.contended_locks, b.contended_locks);
   cmp("migrations", a.migrations, b.migrations);
   cmp("aborted", a.aborted, b.aborted);
   cmp("workers", a.run.per_worker.size(), b.run.per_worker.size());

@@ -36,6 +36,7 @@ struct sim_result {
   std::uint64_t event_hash = 0;  ///< hash of every scheduling point, block, wake and trace event, in order
   std::uint64_t flushes = 0;     ///< simcalls that paid accumulated costs
   std::uint64_t blocks = 0;      ///< times a worker blocked (lock or park)
+  std::uint64_t contended_locks = 0;  ///< locks taken while another worker held them (sim_sync.hpp)
   std::uint64_t migrations = 0;  ///< actor-state migrations charged
   bool aborted = false;          ///< the run did not finish (errors say why); run holds partial counts
   replay_log replay;             ///< with sim_options::replay_from: what happened to the recorded decisions

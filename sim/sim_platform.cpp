@@ -61,6 +61,7 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   g.cross = m.line_cross_socket;
   g.per_kib = m.migration_per_kib;
   g.handoff = m.lock_handoff;
+  g.contended_unlock = m.contended_unlock;
   g.queue_op = {m.queue_op, m.locked_queue_op};  // queue_kind order
   g.park = m.park;
   g.unpark = m.unpark;
@@ -146,6 +147,7 @@ void sim_platform::run(std::function<void()> driver) {
   stats_.event_hash = g.hash;
   stats_.flushes = g.flushes;
   stats_.blocks = g.blocks;
+  stats_.contended_locks = g.contended_locks;
   stats_.points = g.points;
   if (schedule_) stats_.preemptions = schedule_->applied();
   stats_.aborted = !I->driver_done;

@@ -62,6 +62,7 @@ struct sim_stats {
   std::uint64_t event_hash = 0; ///< hash of every yield, block, wake and trace event, in order
   std::uint64_t flushes = 0;    ///< simcalls that paid pending charges
   std::uint64_t blocks = 0;     ///< times a worker blocked (lock or park)
+  std::uint64_t contended_locks = 0;  ///< locks taken while another worker held them
   std::uint64_t trace_events = 0;
   std::uint64_t migrations = 0;
   bool aborted = false;         ///< a worker failed or the time limit hit: result incomplete

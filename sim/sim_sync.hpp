@@ -7,6 +7,8 @@
 //   Blocking (a lock whose holder yielded, a park) goes through S4U primitives, made on first
 //   use; their out-of-line parts are in sim_sync.cpp.
 #pragma once
+#include <algorithm>
+#include <array>
 #include <atomic>  // std::memory_order
 #include <bit>
 #include <cstdint>
@@ -87,9 +89,26 @@ class atomic {
 };
 
 /// P::mutex: never blocks in the simulation unless its holder yielded inside the critical
-/// section (then waiters block on an S4U condition variable). Contention is modeled in
-/// time: a lock taken before its last release (in simulated time) waits for it, and a
-/// lock that moves to another core pays the line transfer and lock_handoff.
+/// section (fine interleaving or an explored preemption; then waiters block on an S4U
+/// condition variable). In coarse mode a worker holding a lock does not yield (point() in
+/// cost_model.hpp), so critical sections run whole and contention is modeled in time: the
+/// lock keeps its last 16 critical sections as spans of simulated time, and one taken
+/// inside another worker's span (or before the oldest it remembers: it may have been inside
+/// a forgotten one) waits for the span's end. One taken outside every span goes through,
+/// even before a span that already ran (the workers' clocks differ by up to a
+/// quantum, and a worker that learned of the lock's data from inside a span, as a popper
+/// learns of a push from the queue's size, did so after it in real time: counting it as
+/// contention put 404k contended locks into pingpong on two dispatchers, where real cores
+/// make no futex call but parks). A lock that moves to another core pays the line
+/// transfer and lock_handoff.
+///
+/// A contended lock also pays what glibc's std::mutex does then (counted on real cores: one
+/// futex wait and two futex wakes per contended acquisition, nearly every wait returning at
+/// once): the waiter marks the lock word contended and makes a futex wait syscall (`park`;
+/// the holder lets go meanwhile, so it returns at once), and each of the two unlocks that
+/// find the word so, the holder's and then the waiter's own, makes a futex wake syscall with
+/// nobody asleep (`contended_unlock`). The holder has already unlocked when the waiter runs
+/// (one worker runs at a time), so its wake is added to its pending charge.
 class mutex {
  public:
   mutex() = default;
@@ -98,33 +117,83 @@ class mutex {
   ~mutex();
   void lock(std::source_location at = std::source_location::current()) {
     point(at);
+    const bool blocked = held_;
     if (held_) block();
     held_ = true;
     actor_state* me = g.cur;
     if (me->core < 0) return;
-    double now = local_ns(me);
-    if (released_at_ > now) me->pending_ns += released_at_ - now;  // serialized behind the holder
+    const double now = local_ns(me);
+    span* in = blocked && next_ > 0 ? &recent_[(next_ - 1) % recent_.size()] : nullptr;  // the span we ran into
+    double start = now;
+    if (next_ > recent_.size()) {  // spans were forgotten: an arrival before all we remember may be inside one
+      span* oldest = nullptr;
+      for (span& s : recent_)
+        if (s.who && (!oldest || s.acquired < oldest->acquired)) oldest = &s;
+      if (oldest && oldest->who != me && start < oldest->acquired) {
+        start = oldest->acquired;
+        in = oldest;
+      }
+    }
+    for (bool moved = true; moved;) {  // out of every span that holds our arrival
+      moved = false;
+      for (span& s : recent_) {
+        if (!s.who || s.who == me || start >= s.released) continue;
+        if (start >= s.acquired) {
+          in = &s;  // inside it: contended
+        } else if (start < 2 * s.acquired - s.released) {
+          continue;  // before it, with room for a critical section as long
+        }  // else ours would overlap it: it goes first (it already ran), no contention
+        start = s.released;
+        moved = true;
+      }
+    }
+    if (in) {
+      ++g.contended_locks;
+      if (g.contended_unlock > 0) {  // glibc's slow path (above)
+        start = std::max(start, now + g.park);
+        if (!in->woke && in->who) in->who->pending_ns += g.contended_unlock;  // its unlock found our mark
+        in->woke = true;
+        wake_on_unlock_ = true;
+      }
+    }
+    me->pending_ns += start - now;
     write(line_, g.rmw);
     if (owner_ >= 0 && owner_ != me->core) me->pending_ns += g.handoff;
     owner_ = me->core;
+    ++me->locks_held;
+    recent_[next_++ % recent_.size()] = span{local_ns(me), 0, nullptr, false};
   }
   void unlock() {
     actor_state* me = g.cur;
     if (me->core >= 0) {
       write(line_, g.store);
-      released_at_ = local_ns(me);
+      span& mine = recent_[(next_ - 1) % recent_.size()];
+      mine.released = local_ns(me);
+      if (wake_on_unlock_) me->pending_ns += g.contended_unlock;  // after the release, like glibc
+      mine.who = me;
+      mine.woke = wake_on_unlock_;
+      --me->locks_held;
     }
+    wake_on_unlock_ = false;
     held_ = false;
     if (waiters_) wake();
   }
 
  private:
+  /// One critical section in simulated time; `who` is set once it ended.
+  struct span {
+    double acquired = 0, released = 0;
+    actor_state* who = nullptr;
+    bool woke = false;  ///< its unlock made a futex wake (a later waiter adds none)
+  };
   void block();
   void wake();
   line_state line_;
   bool held_ = false;
+  bool wake_on_unlock_ = false;  ///< taken contended: its unlock makes a futex wake
   int owner_ = -1;
-  double released_at_ = 0;
+  std::array<span, 16> recent_{};  ///< a ring: more than the workers that contend in a quantum
+  unsigned next_ = 0;
   unsigned waiters_ = 0;
   struct s4u_parts;
   s4u_parts* s4u_ = nullptr;  // made on first block; owned

@@ -45,6 +45,8 @@ constexpr std::int64_t load = 1, store = 2, rmw = 5, fence = 10, queue_op = 20, 
 constexpr std::int64_t message = 3, turn = 4, envelope = 6, mailbox_push = 7, mailbox_pop = 8, burn_call = 9;
 // a lock-guarded run queue's own work; a touch of an actor that left the caches
 constexpr std::int64_t locked_queue_op = 11, cold_actor = 400;
+/// an unlock's futex wake after contention (glibc's slow path; the taker's futex wait is park)
+constexpr std::int64_t contended_unlock = 30;
 /// The probe's private cache: 4 KiB, the footprints of 16 actors of 64 declared bytes
 /// (64 + sim_platform::actor_overhead_bytes = 256 bytes each).
 constexpr std::int64_t private_cache_kib = 4;
@@ -62,6 +64,7 @@ std::string probe_machine_text() {
   set("line_transfer_cross_socket", cost::cross);
   set("migration_per_kib", cost::per_kib);
   set("lock_handoff", cost::handoff);
+  set("contended_unlock", cost::contended_unlock);
   set("queue_op", cost::queue_op);
   set("park", cost::park);
   set("unpark", cost::unpark);
@@ -142,7 +145,7 @@ TEST_CASE("the probe machine gives every cost term its own value") {
   std::set<double> values{m.atomic_load, m.atomic_store, m.atomic_rmw, m.fence, m.line_same_socket,
                           m.line_cross_socket, m.migration_per_kib, m.lock_handoff, m.queue_op, m.park,
                           m.unpark, m.wake_latency, m.spin, m.yield, m.message, m.turn, m.envelope,
-                          m.mailbox_push, m.mailbox_pop, m.burn_call, m.locked_queue_op, m.cold_actor};
+                          m.mailbox_push, m.mailbox_pop, m.burn_call, m.locked_queue_op, m.cold_actor, m.contended_unlock};
   CHECK(values.size() == machine_cost_keys().size());
 }
 
@@ -490,28 +493,123 @@ TEST_CASE("a lock passed to another core costs its line's transfer plus lock_han
   CHECK(t.cross_socket == cost::rmw + cost::cross + cost::handoff);
 }
 
-TEST_CASE("a lock taken before its holder released it in simulated time waits for the release, then costs the hand-off") {
+TEST_CASE("a lock taken earlier in simulated time than another worker's critical section goes through, though that one ran first") {
   struct times {
-    std::int64_t released_at, lock_begin, lock_end;
+    std::int64_t acquired_at, lock_begin, lock_cost;
+    std::uint64_t contended;
   };
   times t = in_child<times>([] {
     times r{};
-    simulate([&](sim_platform& plat) {
+    sim_stats st = simulate([&](sim_platform& plat) {
       sim_platform::mutex m;
       bool released = false;
       plat.start_worker(0, [&] {
-        plat.burn_ns(5000);  // the critical section ends late in simulated time...
+        plat.burn_ns(5000);  // the critical section starts late in simulated time...
         m.lock();
+        r.acquired_at = now(plat);
         m.unlock();
-        r.released_at = now(plat);
-        released = true;  // ...but before worker 1 runs in real order
+        released = true;  // ...but runs before worker 1's, in real order
       });
       plat.start_worker(1, [&] {
         await(plat, released);
         r.lock_begin = now(plat);
+        r.lock_cost = timed(plat, [&] { m.lock(); });
+        m.unlock();
+      });
+      plat.join_workers();
+    });
+    r.contended = st.contended_locks;
+    return r;
+  });
+  REQUIRE(t.lock_begin < t.acquired_at);
+  CHECK(t.contended == 0);
+  CHECK(t.lock_cost == cost::rmw + cost::same + cost::handoff);
+}
+
+/// Worker 0 holds the lock from its first operation for `hold` ns; worker 1 takes it
+/// `arrive` ns into its run (inside the hold), then worker 0 waits for worker 1's lock and
+/// reads its clock: how far it moved past its own unlock, beyond its yields, is what worker 1's
+/// contention charged it.
+struct contention_times {
+  std::int64_t released_at, lock_begin, lock_end, unlock_cost, holder_extra;
+  std::uint64_t contended;
+};
+contention_times contend(std::int64_t hold, std::int64_t arrive) {
+  return in_child<contention_times>([=] {
+    contention_times r{};
+    sim_stats st = simulate([&](sim_platform& plat) {
+      sim_platform::mutex m;
+      bool released = false, taken = false;
+      plat.start_worker(0, [&] {
+        m.lock();
+        plat.burn_ns(std::uint64_t(hold));  // no yield while a lock is held: worker 1 runs after
+        m.unlock();
+        r.released_at = now(plat);
+        released = true;
+        await(plat, taken);  // each yield costs `yield`; anything else was charged by worker 1
+        r.holder_extra = (now(plat) - r.released_at) % cost::yield;
+      });
+      plat.start_worker(1, [&] {
+        await(plat, released);
+        plat.burn_ns(std::uint64_t(arrive));
+        r.lock_begin = now(plat);
         m.lock();
         r.lock_end = now(plat);
-        m.unlock();
+        taken = true;
+        r.unlock_cost = timed(plat, [&] { m.unlock(); });
+      });
+      plat.join_workers();
+    });
+    r.contended = st.contended_locks;
+    return r;
+  });
+}
+
+TEST_CASE("a lock taken inside another worker's critical section waits for its end, and both unlocks pay a futex wake") {
+  contention_times t = contend(5000, 1000);  // the holder's release is 4000 ns away: longer than park
+  REQUIRE(t.lock_begin < t.released_at);
+  REQUIRE(t.released_at - t.lock_begin > cost::park);
+  CHECK(t.contended == 1);
+  CHECK(t.lock_end == t.released_at + cost::rmw + cost::same + cost::handoff);
+  CHECK(t.unlock_cost == cost::store + cost::contended_unlock);  // the taker's own unlock
+  CHECK(t.holder_extra == cost::contended_unlock);               // the holder's, charged to it afterwards
+}
+
+TEST_CASE("a lock taken just before the holder's release pays the futex wait (park), which outlasts the hold") {
+  contention_times t = contend(1000, 900);
+  REQUIRE(t.lock_begin < t.released_at);
+  REQUIRE(t.released_at - t.lock_begin < cost::park);
+  CHECK(t.contended == 1);
+  CHECK(t.lock_end == t.lock_begin + cost::park + cost::rmw + cost::same + cost::handoff);
+  CHECK(t.unlock_cost == cost::store + cost::contended_unlock);
+  CHECK(t.holder_extra == cost::contended_unlock);
+}
+
+TEST_CASE("with contended_unlock at 0 a contended lock only waits for the release") {
+  machine_model m = probe_machine();
+  m.contended_unlock = 0;
+  struct times {
+    std::int64_t released_at, lock_begin, lock_end, unlock_cost;
+  };
+  times t = in_child<times>([m] {
+    times r{};
+    simulate(m, [&](sim_platform& plat) {
+      sim_platform::mutex mx;
+      bool released = false;
+      plat.start_worker(0, [&] {
+        mx.lock();
+        plat.burn_ns(1000);
+        mx.unlock();
+        r.released_at = now(plat);
+        released = true;
+      });
+      plat.start_worker(1, [&] {
+        await(plat, released);
+        plat.burn_ns(900);
+        r.lock_begin = now(plat);
+        mx.lock();
+        r.lock_end = now(plat);
+        r.unlock_cost = timed(plat, [&] { mx.unlock(); });
       });
       plat.join_workers();
     });
@@ -519,9 +617,43 @@ TEST_CASE("a lock taken before its holder released it in simulated time waits fo
   });
   REQUIRE(t.lock_begin < t.released_at);
   CHECK(t.lock_end == t.released_at + cost::rmw + cost::same + cost::handoff);
+  CHECK(t.unlock_cost == cost::store);
 }
 
-TEST_CASE("a lock whose holder yielded inside its critical section blocks the taker until the release, then costs the hand-off") {
+TEST_CASE("in coarse mode a worker holding a lock does not yield at its scheduling points") {
+  // a quantum of 10 ns: a worker yields at nearly every operation, except inside the lock
+  machine_model m = probe_machine();
+  m.quantum_ns = 10;
+  struct counts {
+    std::uint64_t seen_inside;
+  };
+  counts c = in_child<counts>([m] {
+    counts r{};
+    simulate(m, [&](sim_platform& plat) {
+      sim_platform::mutex mx;
+      sim_platform::atomic<int> step{0};
+      bool done = false;
+      plat.start_worker(0, [&] {
+        mx.lock();
+        for (int i = 1; i <= 100; ++i) step.store(i, relaxed);  // 100 scheduling points, 2 ns each
+        mx.unlock();
+        done = true;
+      });
+      plat.start_worker(1, [&] {
+        while (!done) {
+          int s = step.load(relaxed);
+          if (s > 0 && s < 100) ++r.seen_inside;  // worker 0 yielded inside its critical section
+          plat.yield_now();
+        }
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(c.seen_inside == 0);
+}
+
+TEST_CASE("a lock whose holder yielded inside its critical section blocks the taker until the release, then costs the futex wait and the hand-off") {
   struct times {
     std::int64_t released_at, lock_begin, lock_end;
     std::uint64_t blocks;
@@ -553,7 +685,8 @@ TEST_CASE("a lock whose holder yielded inside its critical section blocks the ta
   });
   REQUIRE(t.lock_begin < t.released_at);
   CHECK(t.blocks == 1);
-  CHECK(t.lock_end == t.released_at + cost::rmw + cost::same + cost::handoff);
+  // contended: the futex wait (park) from the release, where the blocked taker runs again
+  CHECK(t.lock_end == t.released_at + cost::park + cost::rmw + cost::same + cost::handoff);
 }
 
 // ---- parking ----

@@ -54,9 +54,9 @@ TEST_CASE("finding 1: on forward the shared queue stops scaling while stealing s
   auto& st = rate["stealing"];
   for (unsigned k = 1; k < 5; ++k) {
     CAPTURE(cores[k]);
-    CHECK(sq[cores[k]] <= sq[cores[k - 1]] * 1.05);  // flat or falling
+    CHECK(sq[cores[k]] < 0.6 * sq[1]);  // every core count below one core's rate: the lock is the limit
   }
-  CHECK(sq[16] < sq[1]);
+  CHECK(sq[16] <= sq[2] * 1.05);  // and 16 cores gain nothing over 2
   for (unsigned k = 2; k < 5; ++k) {
     CAPTURE(cores[k]);
     CHECK(st[cores[k]] > st[cores[k - 1]]);  // rising from 2 cores on
