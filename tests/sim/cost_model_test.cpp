@@ -534,10 +534,10 @@ struct contention_times {
   std::int64_t released_at, lock_begin, lock_end, unlock_cost, holder_extra;
   std::uint64_t contended;
 };
-contention_times contend(std::int64_t hold, std::int64_t arrive) {
+contention_times contend(std::int64_t hold, std::int64_t arrive, const machine_model& machine = probe_machine()) {
   return in_child<contention_times>([=] {
     contention_times r{};
-    sim_stats st = simulate([&](sim_platform& plat) {
+    sim_stats st = simulate(machine, [&](sim_platform& plat) {
       sim_platform::mutex m;
       bool released = false, taken = false;
       plat.start_worker(0, [&] {
@@ -588,36 +588,12 @@ TEST_CASE("a lock taken just before the holder's release pays the futex wait (pa
 TEST_CASE("with contended_unlock at 0 a contended lock only waits for the release") {
   machine_model m = probe_machine();
   m.contended_unlock = 0;
-  struct times {
-    std::int64_t released_at, lock_begin, lock_end, unlock_cost;
-  };
-  times t = in_child<times>([m] {
-    times r{};
-    simulate(m, [&](sim_platform& plat) {
-      sim_platform::mutex mx;
-      bool released = false;
-      plat.start_worker(0, [&] {
-        mx.lock();
-        plat.burn_ns(1000);
-        mx.unlock();
-        r.released_at = now(plat);
-        released = true;
-      });
-      plat.start_worker(1, [&] {
-        await(plat, released);
-        plat.burn_ns(900);
-        r.lock_begin = now(plat);
-        mx.lock();
-        r.lock_end = now(plat);
-        r.unlock_cost = timed(plat, [&] { mx.unlock(); });
-      });
-      plat.join_workers();
-    });
-    return r;
-  });
+  contention_times t = contend(1000, 900, m);
   REQUIRE(t.lock_begin < t.released_at);
+  CHECK(t.contended == 1);
   CHECK(t.lock_end == t.released_at + cost::rmw + cost::same + cost::handoff);
   CHECK(t.unlock_cost == cost::store);
+  CHECK(t.holder_extra == 0);
 }
 
 TEST_CASE("in coarse mode a worker holding a lock does not yield at its scheduling points") {
