@@ -6,7 +6,9 @@
 //   stands for one cache line and remembers which core last wrote it and which cores hold a
 //   copy; an access that needs the line from elsewhere pays a same- or cross-socket transfer,
 //   and the line stays busy for that transfer, so contended lines serialize. Locks add a
-//   hand-off cost when they pass between cores, parking adds park/unpark/wake-up latency.
+//   hand-off cost when they pass between cores, and a lock taken inside another worker's
+//   critical section (in simulated time) waits for it and pays glibc's futex slow path
+//   (sim_sync.hpp); parking adds park/unpark/wake-up latency.
 //   Charges accumulate per worker ("pending") and are paid with ONE simcall when the worker
 //   next yields to the simulation: sleep_for(pending) on a core the worker has to itself,
 //   execute(pending cycles) on a core it shares (SimGrid then shares the core fairly, so a
