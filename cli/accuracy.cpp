@@ -204,7 +204,9 @@ void print_accuracy(std::ostream& out, const accuracy_setup& setup, const std::v
   const auto& metrics = accuracy_metrics();
   const std::string h = markdown ? "### " : "";
   out << h << "Makespan: real (" << (setup.runs == 1 ? "1 run" : "median of " + std::to_string(setup.runs) + " runs")
-      << " after " << setup.warmup << " warm-up" << (setup.warmup == 1 ? "" : "s") << ", on this machine's " << setup.host_cores << " cores) vs simulated ("
+      << " after " << setup.warmup << " warm-up" << (setup.warmup == 1 ? "" : "s")
+      << (setup.order == "rounds" ? ", in rounds over the matrix" : ", one case's runs in a row") << ", on this machine's "
+      << setup.host_cores << " cores) vs simulated ("
       << setup.machine << ", one modeled core per worker, adaptive's extra threads included); error = (sim - real) / real\n\n";
   table t{{"scenario", "policy", "workers", "real ms", "real spread", "sim ms", "error"},
           {false, false, true, true, true, true, true},
@@ -310,6 +312,7 @@ nlohmann::json accuracy_json(const accuracy_setup& setup, const std::vector<accu
           {"host_cores", setup.host_cores},
           {"runs", setup.runs},
           {"warmup", setup.warmup},
+          {"order", setup.order},
           {"error_definition",
            "relative metrics: 100 * (sim - real) / real, null when real is 0 and sim is not; busy_pct: sim - real in "
            "percentage points; real = the median of the measured runs; summary.median_abs_error: per metric, over the "

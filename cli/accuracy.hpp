@@ -63,6 +63,7 @@ struct accuracy_setup {
   std::string machine;
   unsigned host_cores = 0;
   unsigned runs = 3, warmup = 1;
+  std::string order = "rounds";  ///< how the real runs were ordered (--order)
   std::optional<double> tolerance, worst_tolerance;  ///< fractions (0.1 = 10%)
 };
 

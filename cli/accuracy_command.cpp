@@ -34,6 +34,7 @@ struct accuracy_cli {
   std::string workers_text, machine = "this-machine", tolerance, worst_tolerance;
   std::string report;  ///< --report: the makespan errors as an HTML page
   unsigned runs = 3, warmup = 1;
+  std::string order = "rounds";  ///< --order: rounds (every case once per round) or cases
   std::uint64_t seed = 0;
   bool json = false, markdown = false;
   CLI::Option *workers_opt = nullptr, *seed_opt = nullptr;
@@ -86,18 +87,17 @@ scenario resolve_scenario(const std::string& arg) {
                      (known.empty() ? "forward" : known) + ")");
 }
 
-/// Progress on stderr (cli/progress.hpp): on a terminal one line redrawn in place with the
-/// phase of the case (warm-up, run k and its messages so far, the simulation's simulated time
-/// and messages); elsewhere one line per case.
+/// Progress on stderr (cli/progress.hpp), by step (each real run, each simulation): on a
+/// terminal one line redrawn in place with the step's case and phase (warm-up, run k and its
+/// messages so far, the simulation's simulated time and messages); elsewhere one line per step.
 class matrix_progress {
  public:
   explicit matrix_progress(std::size_t total)
       : total_(total), mode_(progress::mode_or_lines(false)), p_("accuracy", mode_, 0, 0) {}
   bool live() const { return mode_ == progress::mode::live; }
   progress& line() { return p_; }
-  /// Case k (0-based) starts (`phase` empty), or reaches `phase` (drawn on a terminal only).
+  /// Step k (0-based) starts: a real run or the simulation of case `what`, named by `phase`.
   void step(std::size_t k, const std::string& what, const std::string& phase) {
-    if (!phase.empty() && !live()) return;
     k_ = k;
     phase_ = phase;
     p_.update(status(what, phase));
@@ -116,10 +116,10 @@ class matrix_progress {
     if (k_ > 0) s += ", ETA " + duration_text(elapsed / double(k_) * double(total_ - k_));
     return s + ")";
   }
-  void done() {
+  void done(std::size_t cases) {
     const std::string took = p_.elapsed_text();
     p_.finish();
-    std::fprintf(stderr, "accuracy: %zu cases in %s\n", total_, took.c_str());
+    std::fprintf(stderr, "accuracy: %zu cases in %s\n", cases, took.c_str());
   }
 
  private:
@@ -138,30 +138,32 @@ std::string verdict_failure(const run_result& r) {
   return "the workload's own check failed";
 }
 
-/// Real runs (warm-ups discarded, then `runs` measured, one after another in this process),
-/// then one simulation in a child process.
-void run_case(accuracy_case& c, const accuracy_cli& o, matrix_progress& p, std::size_t k) {
+/// One real run of case k, in this process: a warm-up (discarded) or a measured one (kept in
+/// `measured`). A failed run sets the case's failure; a failed case runs no more.
+void real_run(accuracy_case& c, std::vector<run_result>& measured, bool warm, matrix_progress& p, std::size_t step,
+              const std::string& phase) {
+  if (!c.failure.empty()) return;
   const std::string name = case_name(c.s);
-  std::vector<run_result> measured;
+  p.step(step, name, phase);
   try {
-    for (unsigned i = 0; i < o.warmup + o.runs; ++i) {
-      const bool warm = i < o.warmup;
-      p.step(k, name, warm ? "real warm-up" : "real run " + std::to_string(i - o.warmup + 1) + "/" + std::to_string(o.runs));
-      run_result r = p.live() ? run_with_progress(p.line(), c.s, {}, p.head(name) + ": " + p.phase()) : run_on_threads(c.s);
-      if (!r.ok()) {
-        c.failure = "real run: " + verdict_failure(r);
-        return;
-      }
-      if (!warm) measured.push_back(std::move(r));
-    }
+    run_result r = p.live() ? run_with_progress(p.line(), c.s, {}, p.head(name) + ": " + p.phase()) : run_on_threads(c.s);
+    if (!r.ok()) c.failure = "real run: " + verdict_failure(r);
+    else if (!warm) measured.push_back(std::move(r));
   } catch (const std::exception& e) {
     c.failure = std::string("real run: ") + e.what();
-    return;
   }
+}
+
+/// The case's real figure from its measured runs (the median run), then its one simulation,
+/// in a child process.
+void finish_case(accuracy_case& c, std::vector<run_result> measured, const accuracy_cli& o, matrix_progress& p,
+                 std::size_t step) {
+  if (!c.failure.empty()) return;
+  const std::string name = case_name(c.s);
   for (const auto& r : measured) c.real_runs_s.push_back(r.wall_s);
   std::sort(measured.begin(), measured.end(), [](const run_result& a, const run_result& b) { return a.wall_s < b.wall_s; });
   c.real = measured[(measured.size() - 1) / 2];
-  p.step(k, name, "simulating on " + o.machine);
+  p.step(step, name, "simulating on " + o.machine);
   try {
     sim_options so;
     // The cores the real run could use: its workers', or more where adaptive may start more
@@ -173,6 +175,30 @@ void run_case(accuracy_case& c, const accuracy_cli& o, matrix_progress& p, std::
   } catch (const std::exception& e) {
     c.failure = std::string("simulation: ") + e.what();
   }
+}
+
+/// Every real run, then every simulation. --order rounds (the default): round r runs every
+/// case once, so a case's runs lie minutes apart and a slow spell of a shared host lands on
+/// one run of many cases, not on every run of one; --order cases: a case's runs one after
+/// another (warm-ups first), as before.
+void run_matrix(std::vector<accuracy_case>& cases, const accuracy_cli& o) {
+  const std::size_t n = cases.size(), per_case = o.warmup + o.runs;
+  matrix_progress p(n * (per_case + 1));
+  std::vector<std::vector<run_result>> measured(n);
+  auto phase = [&](unsigned i) {
+    return i < o.warmup ? std::string("real warm-up")
+                        : "real run " + std::to_string(i - o.warmup + 1) + "/" + std::to_string(o.runs);
+  };
+  std::size_t step = 0;
+  if (o.order == "cases") {
+    for (std::size_t k = 0; k < n; ++k)
+      for (unsigned i = 0; i < per_case; ++i) real_run(cases[k], measured[k], i < o.warmup, p, step++, phase(i));
+  } else {
+    for (unsigned i = 0; i < per_case; ++i)
+      for (std::size_t k = 0; k < n; ++k) real_run(cases[k], measured[k], i < o.warmup, p, step++, phase(i));
+  }
+  for (std::size_t k = 0; k < n; ++k) finish_case(cases[k], std::move(measured[k]), o, p, step++);
+  p.done(n);
 }
 
 int accuracy(const accuracy_cli& o) {
@@ -242,18 +268,14 @@ int accuracy(const accuracy_cli& o) {
                        (skipped.size() > 1 ? " (and " + std::to_string(skipped.size() - 1) + " more)" : ""));
   for (const auto& s : skipped) std::cerr << "accuracy: skipped, does not apply: " << text(s) << '\n';
 
-  matrix_progress p(cases.size());
-  for (std::size_t k = 0; k < cases.size(); ++k) {
-    p.step(k, case_name(cases[k].s), "");
-    run_case(cases[k], o, p, k);
-  }
-  p.done();
+  run_matrix(cases, o);
 
   accuracy_setup setup;
   setup.machine = o.machine;
   setup.host_cores = here;
   setup.runs = o.runs;
   setup.warmup = o.warmup;
+  setup.order = o.order;
   if (!o.tolerance.empty()) setup.tolerance = parse_tolerance(o.tolerance);
   if (!o.worst_tolerance.empty()) setup.worst_tolerance = parse_tolerance(o.worst_tolerance);
   const accuracy_summary sum = summarize(cases);
@@ -277,6 +299,12 @@ this machine's threads: --warmup runs first (discarded: the burn loop's calibrat
 faults, a cold allocator and caches land there), then --runs measured runs, one at a time in
 this process, untraced, nothing else of twinsched running; the real makespan is their median
 and its counters are those of the median run (for an even --runs, the faster middle one).
+By default the runs go in rounds (--order rounds): the warm-up round runs every case once,
+then each measured round does, so one case's runs lie minutes apart and a slow spell of a
+shared host costs one run of many cases instead of every run of one (on the development VM
+the same pingpong case took 210-242 ms in six runs in a row and 980 ms in three in a row 15
+minutes later). --order cases runs each case's warm-ups and runs one after another.
+Every simulation runs after the last real run.
 Workers are threads, not pinned. The simulated side runs the same scenario once (it is
 deterministic) in a child process on --machine with one modeled core per worker (adaptive:
 per thread it may start, up to this machine's cores, as the real run could use them).
@@ -287,9 +315,10 @@ left out of the statistics.
 The defaults: every stock scenario (scenarios/*.toml except the sim_* finding scenarios;
 `twinsched list scenarios`) x every policy the scenario can use (donation needs a group of
 equal actors; adaptive a worker count within its min/max) x 1 and 2 workers (at most this
-machine's cores; a larger --workers is refused). Progress goes to stderr: on a terminal a
-line with the case, its phase and how far it has got (messages of a real run, simulated time
-and messages of the simulation); elsewhere a line per case.
+machine's cores; a larger --workers is refused). Progress goes to stderr, by step (each real
+run, each simulation): on a terminal a line with the step's case, its phase and how far it
+has got (messages of a real run, simulated time and messages of the simulation); elsewhere
+a line per step.
 --tolerance compares the median over the compared cases of |makespan error| (the "median"
 of the summary line); --worst-tolerance the largest |makespan error|. The counters never
 decide the exit code.
@@ -337,6 +366,12 @@ void add_accuracy_command(CLI::App& app, action& chosen) {
                   ->type_name("N")
                   ->capture_default_str(),
               0, 100);
+  cmd->add_option("--order", o->order,
+                  "rounds: each round runs every case once (a case's runs minutes apart, so a slow spell of the host "
+                  "hits one run of many cases); cases: a case's runs one after another.")
+      ->type_name("ORDER")
+      ->check(CLI::IsMember({"rounds", "cases"}))
+      ->capture_default_str();
   cmd->add_option("--param", o->params,
                   "Set a workload parameter in every scenario, checked like a [workload] key; repeat for more.")
       ->type_name("KEY=VALUE")

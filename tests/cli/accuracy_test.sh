@@ -22,8 +22,12 @@ if [[ $rc -eq 0 && $(grep -cE "^$header\$" <<<"$out") -eq 1 && $rows -eq 4 &&
 else
   fail "tiny matrix ($rc, $rows rows): $out $(cat err.txt)"
 fi
-[[ $(cat err.txt) == *"accuracy: [1/2] forward stealing 1w"*"accuracy: [2/2] forward shared-queue 1w"*"ETA"*"accuracy: 2 cases in "* ]] &&
-  ok "progress goes to stderr, case by case with an ETA" || fail "progress: $(cat err.txt)"
+# By default the real runs go in rounds: every case's warm-up, then every case's run, then the simulations.
+[[ $(cat err.txt) == *"[1/6] forward stealing 1w: real warm-up"*"[2/6] forward shared-queue 1w: real warm-up"*"[3/6] forward stealing 1w: real run 1/1"*"[4/6] forward shared-queue 1w: real run 1/1"*"[5/6] forward stealing 1w: simulating"*"ETA"*"[6/6] forward shared-queue 1w: simulating"*"accuracy: 2 cases in "* ]] &&
+  ok "progress goes to stderr, step by step with an ETA, the real runs in rounds" || fail "progress: $(cat err.txt)"
+"$bin" accuracy "${tiny[@]}" --order cases >/dev/null 2>err.txt; rc=$?
+[[ $rc -eq 0 && $(cat err.txt) == *"[1/6] forward stealing 1w: real warm-up"*"[2/6] forward stealing 1w: real run 1/1"*"[3/6] forward shared-queue 1w: real warm-up"*"[4/6] forward shared-queue 1w: real run 1/1"*"[5/6] forward stealing 1w: simulating"* ]] &&
+  ok "--order cases runs one case's warm-up and runs in a row" || fail "--order cases ($rc): $(cat err.txt)"
 
 out=$("$bin" accuracy "${tiny[@]}" --markdown 2>/dev/null); rc=$?
 [[ $rc -eq 0 && $out == *"| scenario | policy | workers | real ms | real spread | sim ms | error |"* &&
@@ -47,7 +51,7 @@ s = j["summary"]
 assert s["cases"] == 2 and s["compared"] == 2 and s["failed"] == 0, s
 errs = sorted(abs(c["error"]["makespan_ms"]) for c in cases)
 assert abs(s["median_abs_makespan_error_pct"] - sum(errs) / 2) < 1e-9 and s["worst_abs_makespan_error_pct"] == errs[-1], s
-assert j["runs"] == 1 and j["warmup"] == 1 and j["machine"] == "this-machine" and j["pass"] is True, j
+assert j["runs"] == 1 and j["warmup"] == 1 and j["order"] == "rounds" and j["machine"] == "this-machine" and j["pass"] is True, j
 print("nonzero" if errs[0] > 0 else "zero")
 '
   elif command -v jq >/dev/null; then
@@ -98,6 +102,7 @@ bad "--workers 1024: this machine has " --workers 1,1024
 bad "--runs takes a whole number from 1 to 100, not '0'" --runs 0
 bad "--tolerance takes a percentage such as 10% or a fraction such as 0.1, not 'abc'" --tolerance abc
 bad "--policy" --policy bogus
+bad "--order" --order bogus
 bad "--scenario 'nosuch' is neither a file nor a stock scenario (stock: " --scenario nosuch
 bad "nope.toml" --scenario nope.toml
 bad "--param" --scenario forward --param nosuch=1
