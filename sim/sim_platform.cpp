@@ -232,9 +232,10 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
   unsigned from = from_worker % cores_, to = to_worker % cores_;
   if (from == to) return;
   ++stats_.migrations;
-  double cost = g.same * actor_overhead_lines + g.per_kib * double(bytes) / 1024.0;
-  if (from / g.cores_per_socket != to / g.cores_per_socket && g.same > 0) cost *= g.cross / g.same;
-  charge(cost);
+  const double line = sim_detail::transfer(int(from), int(to));  // same- or cross-socket
+  double stream = g.per_kib * double(bytes) / 1024.0;
+  if (g.same > 0) stream *= line / g.same;  // measured within a socket: across, scaled like a line
+  charge(line * actor_overhead_lines + stream);
 }
 
 // The private-cache model (cold_actor). Each core keeps the actors its workers touched (a push
