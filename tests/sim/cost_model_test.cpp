@@ -493,55 +493,25 @@ TEST_CASE("a lock passed to another core costs its line's transfer plus lock_han
   CHECK(t.cross_socket == cost::rmw + cost::cross + cost::handoff);
 }
 
-TEST_CASE("a lock taken earlier in simulated time than another worker's critical section goes through, though that one ran first") {
-  struct times {
-    std::int64_t acquired_at, lock_begin, lock_cost;
-    std::uint64_t contended;
-  };
-  times t = in_child<times>([] {
-    times r{};
-    sim_stats st = simulate([&](sim_platform& plat) {
-      sim_platform::mutex m;
-      bool released = false;
-      plat.start_worker(0, [&] {
-        plat.burn_ns(5000);  // the critical section starts late in simulated time...
-        m.lock();
-        r.acquired_at = now(plat);
-        m.unlock();
-        released = true;  // ...but runs before worker 1's, in real order
-      });
-      plat.start_worker(1, [&] {
-        await(plat, released);
-        r.lock_begin = now(plat);
-        r.lock_cost = timed(plat, [&] { m.lock(); });
-        m.unlock();
-      });
-      plat.join_workers();
-    });
-    r.contended = st.contended_locks;
-    return r;
-  });
-  REQUIRE(t.lock_begin < t.acquired_at);
-  CHECK(t.contended == 0);
-  CHECK(t.lock_cost == cost::rmw + cost::same + cost::handoff);
-}
-
-/// Worker 0 holds the lock from its first operation for `hold` ns; worker 1 takes it
-/// `arrive` ns into its run (inside the hold), then worker 0 waits for worker 1's lock and
-/// reads its clock: how far it moved past its own unlock, beyond its yields, is what worker 1's
-/// contention charged it.
+/// Worker 0 works `lead` ns, then holds the lock for `hold` ns; worker 1 runs after it (no
+/// yield while a lock is held) and takes the lock `arrive` ns into its own run, in simulated
+/// time; then worker 0 waits for worker 1's lock and reads its clock: how far it moved past
+/// its own unlock, beyond its yields, is what worker 1's contention charged it.
 struct contention_times {
-  std::int64_t released_at, lock_begin, lock_end, unlock_cost, holder_extra;
+  std::int64_t acquired_at, released_at, lock_begin, lock_end, unlock_cost, holder_extra;
   std::uint64_t contended;
 };
-contention_times contend(std::int64_t hold, std::int64_t arrive, const machine_model& machine = probe_machine()) {
+contention_times contend(std::int64_t lead, std::int64_t hold, std::int64_t arrive,
+                         const machine_model& machine = probe_machine()) {
   return in_child<contention_times>([=] {
     contention_times r{};
     sim_stats st = simulate(machine, [&](sim_platform& plat) {
       sim_platform::mutex m;
       bool released = false, taken = false;
       plat.start_worker(0, [&] {
+        plat.burn_ns(std::uint64_t(lead));
         m.lock();
+        r.acquired_at = now(plat);
         plat.burn_ns(std::uint64_t(hold));  // no yield while a lock is held: worker 1 runs after
         m.unlock();
         r.released_at = now(plat);
@@ -565,8 +535,17 @@ contention_times contend(std::int64_t hold, std::int64_t arrive, const machine_m
   });
 }
 
+TEST_CASE("a lock taken earlier in simulated time than another worker's critical section goes through, though that one ran first") {
+  contention_times t = contend(5000, 0, 0);  // worker 0's critical section starts late, but runs first
+  REQUIRE(t.lock_begin < t.acquired_at);
+  CHECK(t.contended == 0);
+  CHECK(t.lock_end - t.lock_begin == cost::rmw + cost::same + cost::handoff);
+  CHECK(t.unlock_cost == cost::store);
+  CHECK(t.holder_extra == 0);
+}
+
 TEST_CASE("a lock taken inside another worker's critical section waits for its end, and both unlocks pay a futex wake") {
-  contention_times t = contend(5000, 1000);  // the holder's release is 4000 ns away: longer than park
+  contention_times t = contend(0, 5000, 1000);  // the holder's release is 4000 ns away: longer than park
   REQUIRE(t.lock_begin < t.released_at);
   REQUIRE(t.released_at - t.lock_begin > cost::park);
   CHECK(t.contended == 1);
@@ -576,7 +555,7 @@ TEST_CASE("a lock taken inside another worker's critical section waits for its e
 }
 
 TEST_CASE("a lock taken just before the holder's release pays the futex wait (park), which outlasts the hold") {
-  contention_times t = contend(1000, 900);
+  contention_times t = contend(0, 1000, 900);
   REQUIRE(t.lock_begin < t.released_at);
   REQUIRE(t.released_at - t.lock_begin < cost::park);
   CHECK(t.contended == 1);
@@ -588,7 +567,7 @@ TEST_CASE("a lock taken just before the holder's release pays the futex wait (pa
 TEST_CASE("with contended_unlock at 0 a contended lock only waits for the release") {
   machine_model m = probe_machine();
   m.contended_unlock = 0;
-  contention_times t = contend(1000, 900, m);
+  contention_times t = contend(0, 1000, 900, m);
   REQUIRE(t.lock_begin < t.released_at);
   CHECK(t.contended == 1);
   CHECK(t.lock_end == t.released_at + cost::rmw + cost::same + cost::handoff);
@@ -1005,9 +984,9 @@ TEST_CASE("where a worker yields does not lock in step with a loop whose iterati
   };
   counts c = in_child<counts>([] {
     counts r{};
-    std::string text = probe_machine_text();
-    text.replace(text.find("quantum_ns = 1e9"), 16, "quantum_ns = 100");
-    sim_stats st = simulate(parse_machine(text, "cost-probe-q100.toml"), [&](sim_platform& plat) {
+    machine_model m = probe_machine();
+    m.quantum_ns = 100;
+    sim_stats st = simulate(m, [&](sim_platform& plat) {
       bool shown = false, done = false;
       plat.start_worker(0, [&] {
         for (int i = 0; i < 4000; ++i) {
