@@ -94,8 +94,10 @@ class atomic {
 /// cost_model.hpp), so critical sections run whole and contention is modeled in time: the
 /// lock keeps its last 16 critical sections as spans of simulated time, and one taken
 /// inside another worker's span (or before the oldest it remembers: it may have been inside
-/// a forgotten one) waits for the span's end. One taken outside every span goes through,
-/// even before a span that already ran (the workers' clocks differ by up to a
+/// a forgotten one) waits for the span's end. One taken so shortly before a span that a
+/// critical section as long would overlap it waits for its end too, uncontended (that one
+/// already ran, so it went first). One taken outside every span goes through, even before a
+/// span that already ran (the workers' clocks differ by up to a
 /// quantum, and a worker that learned of the lock's data from inside a span, as a popper
 /// learns of a push from the queue's size, did so after it in real time: counting it as
 /// contention put 404k contended locks into pingpong on two dispatchers, where real cores
