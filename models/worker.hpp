@@ -40,8 +40,10 @@
 //           work for the worker (before it goes idle: an idle or parked worker holds nothing,
 //           and a worker that leaves the run holds nothing).
 //   Why:    in a message chain that comes back (pingpong: A -> B -> A), the reply reaches A
-//           while it is held: no release CAS and no schedule for A, one atomic less per
-//           message (the push's exchange is the only one left).
+//           while it is held: no release CAS and no schedule for A. And the holder is A's
+//           owner, so the reply goes onto A's owner list (mailbox.hpp `push_owned`: plain
+//           writes) unless mail from elsewhere waits in A's mailbox: no locked instruction
+//           at all per message on one core.
 //   Why no message is stranded: a held actor is owned, so actor.hpp's argument holds with
 //           the holding worker as the owner; the worker looks at its mailbox when it
 //           settles it, after at most one turn, and before it can idle or stop. Quiescence
@@ -185,6 +187,9 @@ class worker final : public context {
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, index_, to.id(), id, 0);
     P::runtime_work(runtime_op::mailbox_push);
     s_.plat().touch_state(to.id(), to.state_bytes());  // the push writes its mailbox (platform.hpp 15)
+    if constexpr (Pol::caps.holds_drained) {
+      if (&to == held_ && to.box().push_owned(e)) return;  // ours: no locked instruction (see "Holding")
+    }
     if (to.push(e)) {  // the actor was idle: this worker schedules it (actor.hpp)
       if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, to.id(), id, 0);
       s_.policy().push(int(index_), to, push_reason::sent);
@@ -280,8 +285,8 @@ class worker final : public context {
         drained = st == mailbox<P>::pop_status::empty;
         break;
       }
-      if (spent) pool_.put(spent);
       process(a, *e);
+      if (spent) pool_.put(spent);  // after: it may be `e` itself (mailbox.hpp, the owner's list)
       if constexpr (Pol::caps.observes_work) s_.policy().after_message(port_, a);
       if (n + 1 == burst) drained = a.box().empty();
     }

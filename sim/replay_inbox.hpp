@@ -37,8 +37,8 @@ class replay_inbox {
     for (;;) {
       node *e = nullptr, *spent = nullptr;
       if (a.box().pop(e, spent) != mailbox<P>::pop_status::item) return n;
-      if (spent) spare_.push_back(spent);
       letters_[e->id] = letter{e->msg, e->seq, &a};
+      if (spent) spare_.push_back(spent);  // after the copy: it may be `e` (mailbox.hpp)
       ++n;
     }
   }

@@ -83,6 +83,60 @@ TEST_CASE("one producer's messages come out in push order, then the mailbox is e
   CHECK(box.empty());
 }
 
+TEST_CASE("owner pushes need no exchange, pop before the shared list, and keep the actor owned") {
+  node d, o1, o2, o3, s1, s2;
+  mailbox<P> box;
+  CHECK_FALSE(box.push_owned(&o1));  // idle: nobody owns it, so nobody may queue on its own list
+  REQUIRE(box.try_claim(&d));
+  CHECK(box.push_owned(&o1));        // owned, shared list empty: taken
+  CHECK(box.push_owned(&o2));
+  CHECK_FALSE(box.empty());
+  CHECK(box.pushed_since_empty());   // the holder's settle sees it
+  CHECK(box.backlog(10) == 2);
+  CHECK(box.backlog(1) == 1);        // counts at most the limit
+  node* last = nullptr;
+  CHECK_FALSE(box.try_idle(last));   // never idle with mail on the owner's list
+  CHECK_FALSE(box.push(&s1));        // another sender: the shared list
+  CHECK_FALSE(box.push_owned(&o3));  // refused: s1 waits in the shared list (o3 would pass it)
+  CHECK(box.backlog(10) == 3);
+  node *e = nullptr, *spent = nullptr;
+  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(e == &o1);
+  CHECK(spent == &o1);  // the owner's list keeps no dummy: the caller recycles the message itself
+  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(e == &o2);
+  CHECK(spent == &o2);
+  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(e == &s1);
+  CHECK(spent == &d);  // the shared list as before
+  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+  CHECK_FALSE(box.pushed_since_empty());
+  CHECK(box.push_owned(&o3));  // the shared list is empty again
+  CHECK_FALSE(box.push(&s2));
+  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(e == &o3);
+  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(e == &s2);
+  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+  CHECK(box.try_idle(last));
+  CHECK(last == &s2);
+  CHECK(box.empty());
+}
+
+TEST_CASE("an owner push is refused while the message that made the pusher the owner is unconsumed") {
+  node e1, o1;
+  mailbox<P> box;
+  REQUIRE(box.push(&e1));  // idle: this pusher owns the actor, and e1 is still to pop
+  CHECK_FALSE(box.push_owned(&o1));  // o1 would come out before e1
+  node *e = nullptr, *spent = nullptr;
+  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(e == &e1);
+  CHECK(box.push_owned(&o1));
+  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+  CHECK(e == &o1);
+  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+}
+
 // The concurrent tests of this protocol run on both platforms: tests/models/protocols_test.cpp.
 
 TEST_SUITE_END();

@@ -27,6 +27,7 @@ mutants=(
   "6|6-adaptive-migrates-the-running-actor|$here/adaptive.toml --cores 3 --p 0.0005"
   "7|7-sharing-hands-off-without-waking|$top/scenarios/pingpong.toml --policy sharing --idle park --cores 3 --param pairs=3 --param bounces=2000 --p 0.0002"
   "8|8-worker-idles-holding-an-actor|$top/scenarios/forward.toml --policy stealing --idle park --cores 3 --param actors=16 --param tokens=4 --param hops=200 --p 0.002"
+  "9|9-mailbox-owner-push-passes-shared-mail|$top/scenarios/forward.toml --policy stealing --idle park --cores 3 --param actors=16 --param tokens=16 --param hops=200 --p 0.002"
 )
 want=("$@")
 selected() { [ ${#want[@]} -eq 0 ] && return 0; for w in "${want[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }

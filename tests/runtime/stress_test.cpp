@@ -361,6 +361,10 @@ TEST_CASE("actor handshake under stress: senders that find the actor idle run it
   // the idle CAS and the acquire of the next push's exchange. Checked: never two owners
   // (actor_cell::enter, the test builds' guard), each sender's messages in order, every
   // message processed once, one envelope recycled per message, and the actor idle at the end.
+  // The owner also sends its own next message after every other message it processes, as a
+  // worker does to the actor it holds: on the mailbox's own list if the shared one is empty
+  // (mailbox.hpp push_owned), else by push; so one sender's messages are spread over both
+  // lists and several owners, and must still come out in order.
   constexpr unsigned senders = 3;
   constexpr std::uint64_t per_round = 20'000;
   constexpr unsigned rounds = 200;
@@ -368,7 +372,7 @@ TEST_CASE("actor handshake under stress: senders that find the actor idle run it
   envelope_depot<P> depot;
   std::vector<std::unique_ptr<envelope_pool<P>>> pools;
   for (unsigned i = 0; i < senders; ++i) pools.push_back(std::make_unique<envelope_pool<P>>(depot));
-  std::atomic<std::uint64_t> two_owners{0}, handovers{0}, reschedules{0};
+  std::atomic<std::uint64_t> two_owners{0}, handovers{0}, reschedules{0}, owner_pushes{0};
   std::uint64_t processed_all = 0, idle_total = 0;
   // Envelopes a thread recycled when its release made the actor idle: counted per thread,
   // since after that release the actor's state belongs to the next owner.
@@ -379,6 +383,14 @@ TEST_CASE("actor handshake under stress: senders that find the actor idle run it
       std::uint64_t processed = 0, out_of_order = 0, bad_payload = 0, recycled = 0;
       std::uint64_t next[senders] = {};
     } st;
+    std::uint64_t sends[senders] = {};  // each sender's count so far: entry i is thread i's
+    auto make = [&](unsigned me) {
+      node* e = pools[me]->get();
+      const std::uint64_t i = sends[me]++;
+      e->msg = message{me, i, 0, 0, nullptr};
+      e->id = payload(me, i);
+      return e;
+    };
     auto run_actor = [&](unsigned me) {  // `me` owns the actor: its push found it idle
       handovers.fetch_add(1, std::memory_order_relaxed);
       for (;;) {
@@ -396,6 +408,11 @@ TEST_CASE("actor handshake under stress: senders that find the actor idle run it
           if (e->id != payload(from, i)) ++st.bad_payload;
           ++st.processed;
           if (spent) pools[me]->put(spent), ++st.recycled;
+          if ((st.processed & 1) && sends[me] < per_round) {  // the owner sends to its own actor
+            node* o = make(me);
+            if (cell.box().push_owned(o)) owner_pushes.fetch_add(1, std::memory_order_relaxed);
+            else if (cell.push(o)) two_owners.fetch_add(1, std::memory_order_relaxed);  // owned: never idle here
+          }
         }
         cell.leave();
         node* last = nullptr;
@@ -408,12 +425,8 @@ TEST_CASE("actor handshake under stress: senders that find the actor idle run it
       }
     };
     run_threads(senders, [&](unsigned me) {
-      for (std::uint64_t i = 0; i < per_round; ++i) {
-        node* e = pools[me]->get();
-        e->msg = message{me, i, 0, 0, nullptr};
-        e->id = payload(me, i);
-        if (cell.push(e)) run_actor(me);
-      }
+      while (sends[me] < per_round)
+        if (cell.push(make(me))) run_actor(me);
     });
     // The threads are joined: their last owner's writes are visible. The actor is idle.
     std::uint64_t idle_spells = 0;
@@ -430,8 +443,9 @@ TEST_CASE("actor handshake under stress: senders that find the actor idle run it
   CHECK(processed_all == std::uint64_t(rounds) * senders * per_round);
   CHECK(handovers.load() >= rounds);      // at least the first push of every round took the actor
   CHECK(idle_total == handovers.load());  // and every hand-over ended in exactly one release to idle
+  CHECK(owner_pushes.load() > 0);         // the owner's list was used (else its order went unchecked)
   MESSAGE("handshake stress: ", processed_all, " messages, ", handovers.load(), " hand-overs, ", reschedules.load(),
-          " releases that lost to a push, ", seconds_since(t0), " s");
+          " releases that lost to a push, ", owner_pushes.load(), " sends on the owner's list, ", seconds_since(t0), " s");
 }
 
 TEST_SUITE_END();
