@@ -24,6 +24,17 @@ struct fifo_result {
   std::uint64_t got = 0, out_of_order = 0, left = 0;
 };
 
+/// Counts one popped envelope, whose id is its producer << 32 | that producer's count, and
+/// whether it came right after that producer's previous one.
+template <class Node>
+void tally(fifo_result& r, std::vector<std::int64_t>& last, const Node& e) {
+  const unsigned p = unsigned(e.id >> 32);
+  const std::int64_t i = std::int64_t(e.id & 0xffffffff);
+  if (i != last[p] + 1) ++r.out_of_order;
+  last[p] = i;
+  ++r.got;
+}
+
 template <class P>
 struct producers_into_one_mailbox {
   static constexpr unsigned producers = 3;
@@ -51,11 +62,7 @@ struct producers_into_one_mailbox {
         plat.spin_pause();
         continue;
       }
-      unsigned p = unsigned(e->id >> 32);
-      std::int64_t i = std::int64_t(e->id & 0xffffffff);
-      if (i != last[p] + 1) ++r.out_of_order;
-      last[p] = i;
-      ++r.got;
+      tally(r, last, *e);
     }
     node *e = nullptr, *spent = nullptr;
     r.left = box.pop(e, spent) == mailbox<P>::pop_status::empty ? 0 : 1;
@@ -107,11 +114,7 @@ struct owner_sends_among_producers {
         else plat.spin_pause();
         continue;
       }
-      unsigned p = unsigned(e->id >> 32);
-      std::int64_t i = std::int64_t(e->id & 0xffffffff);
-      if (i != last[p] + 1) ++r.out_of_order;
-      last[p] = i;
-      ++r.got;
+      tally(r, last, *e);
       if (r.got % 16 == 0 && sent < per) send_own();  // mid-stream: the shared list mostly holds mail
     }
     node *e = nullptr, *spent = nullptr;
