@@ -50,21 +50,17 @@ class stealing_policy {
 
   void on_spawn(actor_cell<P>&, int) {}
 
-  void push(int from, actor_cell<P>& a, push_reason why) {
-    if (from < 0) {
-      injector_.push(a);
-      park_.wake_one(from);
+  /// The slot inline (once per message in a chain: an empty slot takes the actor and that
+  /// is all), the deque and the injector out of line.
+  [[gnu::always_inline]] void push(int from, actor_cell<P>& a, push_reason why) {
+    if (from >= 0 && !fifo_ && why == push_reason::sent) {
+      local& me = *locals_[unsigned(from)];
+      actor_cell<P>* before = me.slot;
+      me.slot = &a;
+      if (before) push_queued(from, *before);  // the slot's actor moves to the deque
       return;
     }
-    local& me = *locals_[unsigned(from)];
-    actor_cell<P>* to_deque = &a;
-    if (!fifo_ && why == push_reason::sent) {
-      to_deque = me.slot;
-      me.slot = &a;
-      if (!to_deque) return;
-    }
-    me.deque.push(to_deque);
-    park_.wake_one_hint(from);
+    push_queued(from, a);
   }
 
   /// Onto worker `from`'s deque (never the LIFO slot), waking a sleeper for sure: for an
@@ -85,6 +81,18 @@ class stealing_policy {
   }
 
  private:
+  /// Onto worker `from`'s deque (waking a sleeper as a hint: the pusher runs it itself if
+  /// nobody steals it), or from outside (`from` < 0) to the injector, waking one for sure.
+  [[gnu::noinline]] void push_queued(int from, actor_cell<P>& a) {
+    if (from < 0) {
+      injector_.push(a);
+      park_.wake_one(from);
+      return;
+    }
+    locals_[unsigned(from)]->deque.push(&a);
+    park_.wake_one_hint(from);
+  }
+
   [[gnu::noinline]] actor_cell<P>* pop_queued(unsigned w, worker_stats& st) {
     local& me = *locals_[w];
     if (actor_cell<P>* a = fifo_ ? take_oldest(me.deque) : me.deque.pop()) return a;
