@@ -22,7 +22,7 @@ mutants=(
   "1|1-parking-count-after-flag|$top/scenarios/pingpong.toml --policy sharing --idle park --cores 3 --param pairs=3 --param bounces=2000 --burst 16 --p 0.0002"
   "2|2-worker-parks-without-recheck|$top/scenarios/pingpong.toml --policy distribution --idle park --cores 3 --param pairs=3 --param bounces=500 --p 0.0005"
   "3|3-mailbox-schedule-by-load-then-store|$top/scenarios/forward.toml --policy stealing --idle park --cores 3 --param actors=16 --param tokens=16 --param hops=200 --p 0.002"
-  "4|4-deque-last-element-without-cas|$top/scenarios/forward.toml --policy stealing --idle park --cores 3 --param actors=64 --param tokens=16 --param hops=200 --p 0.002"
+  "4|4-deque-last-element-without-cas|$top/scenarios/forward.toml --policy stealing --idle park --cores 3 --param actors=16 --param tokens=16 --param hops=200 --p 0.002"
   "5|5-donation-takes-before-claiming|$top/scenarios/pool.toml --policy donation --idle park --cores 3 --param bursts=2 --param burst_size=100 --p 0.0005"
   "6|6-adaptive-migrates-the-running-actor|$here/adaptive.toml --cores 3 --p 0.0005"
   "7|7-sharing-hands-off-without-waking|$top/scenarios/pingpong.toml --policy sharing --idle park --cores 3 --param pairs=3 --param bounces=2000 --p 0.0002"
