@@ -31,9 +31,9 @@ class envelope_depot {
   /// Writes one batch of envelopes to `out` (room for `batch`). Out of line, as give.
   [[gnu::noinline]] void take(envelope<P>** out) {
     lock_guard g(mutex_);
-    if (!batches_.empty()) {
-      std::copy(batches_.back().begin(), batches_.back().end(), out);
-      batches_.pop_back();
+    if (!spare_.empty()) {  // whole batches only: give adds `batch` at a time
+      std::copy(spare_.end() - batch, spare_.end(), out);
+      spare_.resize(spare_.size() - batch);
       return;
     }
     slabs_.push_back(std::make_unique<envelope<P>[]>(batch));
@@ -44,16 +44,15 @@ class envelope_depot {
   /// Keeps the `batch` envelopes at `from`. Out of line: once per batch, and inlined it
   /// would keep the pool's put (once per message) from being inlined.
   [[gnu::noinline]] void give(envelope<P>* const* from) {
-    std::vector<envelope<P>*> b(from, from + batch);
     lock_guard g(mutex_);
-    batches_.push_back(std::move(b));
+    spare_.insert(spare_.end(), from, from + batch);
   }
 
   std::size_t slabs() const { return slabs_.size(); }
 
  private:
   typename P::mutex mutex_;
-  std::vector<std::vector<envelope<P>*>> batches_;
+  std::vector<envelope<P>*> spare_;  // envelopes given back, a whole number of batches
   std::vector<std::unique_ptr<envelope<P>[]>> slabs_;
 };
 
