@@ -26,7 +26,10 @@
 //   the lane's first event and each chunk's last, and otherwise every `k`-th event, where k
 //   adapts so that busy stretches get about one clock read per `stamp_interval` (2 us):
 //   k = stamp_interval / (time per event measured over the last interval). The writer gives
-//   the events between two stamps times interpolated linearly by position. So: times are
+//   the events between two stamps times interpolated linearly by position, except across a
+//   gap (an interval far longer than the lane's pace: the user's code of a coarse message),
+//   whose excess goes after the interval's message_begin events (recorder.cpp,
+//   place_between), so a job is timed from its begin. So: times are
 //   exact at stamps; in between, while the event rate is steady, the error is below the
 //   stamp interval; idle periods always start and end at exact times; the order within a
 //   lane is exact. A sudden drop in the event rate (pi: a burst of sends, then

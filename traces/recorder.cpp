@@ -13,7 +13,43 @@
 namespace twinsched::traces {
 namespace {
 __extension__ typedef unsigned __int128 u128;  // ticks x 32.32 rate without overflow
+
+/// An interval longer than this many times the lane's pace per event holds a gap.
+constexpr std::uint64_t gap_factor = 8;
+
+/// Gives events [from, to) of a chunk their times in ticks, between the stamps t0 (the event
+/// before `from`) and t1 (event `to`). By default linearly by position. But where the
+/// interval is far longer than `pace` (ticks per event, 32.32, of the lane's last interval
+/// without a gap: 0 while unknown) per event, it holds a gap: the events after a message_begin
+/// wait for the user's code (pi: a burst of sends, then a millisecond-long job), and
+/// interpolating by position would put each job's begin in the middle of it. Then the
+/// events are placed `pace` apart and the excess goes after the interval's message_begin
+/// events, shared evenly (with none, the interval is interpolated by position). Updates
+/// `pace` from intervals without a gap.
+void place_between(const raw_event* p, std::size_t from, std::size_t to, std::uint64_t t0, std::uint64_t t1,
+                   std::uint64_t& pace_ref, std::uint64_t* out) {
+  u128 pace = pace_ref;
+  const std::size_t steps = to - from + 1;  // gaps between t0, the events, and t1
+  const u128 span = u128(t1 - t0) << 32;
+  std::size_t begins = 0;
+  if (pace != 0 && span > pace * (gap_factor * steps))
+    for (std::size_t j = from; j < to; ++j)
+      begins += event_kind((p[j].word >> raw_kind_shift) & 0xf) == event_kind::message_begin;
+  if (begins == 0) {
+    const u128 step = span / steps;
+    if (pace == 0 || span <= pace * (gap_factor * steps)) pace_ref = std::uint64_t(std::min<u128>(step, ~0ull));
+    u128 at = step;
+    for (std::size_t j = from; j < to; ++j, at += step) out[j] = t0 + std::uint64_t(at >> 32);
+    return;
+  }
+  const u128 excess = (span - pace * steps) / begins;  // > 0: span > 8 x pace x steps
+  u128 at = pace;
+  for (std::size_t j = from; j < to; ++j, at += pace) {
+    out[j] = t0 + std::uint64_t(at >> 32);
+    if (event_kind((p[j].word >> raw_kind_shift) & 0xf) == event_kind::message_begin) at += excess;
+  }
 }
+}  // namespace
 
 recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, recorder_options o)
     : discard_(o.discard),
@@ -112,8 +148,8 @@ void recorder::convert_and_write(unsigned lane, const lane_chunk& c) {
   lane_clock& lc = clocks_[lane];
   ticks_.resize(n);
   const std::uint16_t lane_id = lane < workers_ ? std::uint16_t(lane) : outside_lane;
-  // 1. times in ticks: stamps as read, the events between two stamps interpolated by position
-  //    (one division per stamp: a 32.32 fixed-point step, then additions)
+  // 1. times in ticks: stamps as read, the events between two stamps placed by
+  //    place_between (below)
   std::uint64_t prev = lc.last_ticks;
   std::size_t pending = 0;  // first index not yet given a time
   for (std::size_t i = 0; i < n; ++i) {
@@ -122,11 +158,7 @@ void recorder::convert_and_write(unsigned lane, const lane_chunk& c) {
     std::uint64_t t = w & raw_time_mask;
     if (t > (raw_time_mask >> 1)) t = 0;  // read on a core whose clock lagged the base: negative
     t = std::max(t, prev);
-    if (i > pending) {
-      const u128 step = (u128(t - prev) << 32) / (i - pending + 1);
-      u128 at = step;
-      for (std::size_t j = pending; j < i; ++j, at += step) ticks_[j] = prev + std::uint64_t(at >> 32);
-    }
+    place_between(p, pending, i, prev, t, lc.pace, ticks_.data());
     ticks_[i] = t;
     prev = t;
     pending = i + 1;

@@ -121,6 +121,7 @@ class recorder {
  private:
   struct lane_clock {
     std::uint64_t last_ticks = 0, last_ns = 0;
+    std::uint64_t pace = 0;  // ticks per event (32.32) of the last interval without a gap
   };
   void writer_loop();
   bool drain_ready(bool backlogged_only = false);

@@ -95,6 +95,60 @@ TEST_CASE("a lane whose event rate drops suddenly stamps again within a writer t
   CHECK(exact >= 14);
 }
 
+TEST_CASE("a message's user code is timed from its begin, not interpolated across it" * doctest::timeout(30)) {
+  // pi's pattern: a turn of coarse jobs, each message_begin, then ~1 ms of the user's code,
+  // then a send and message_end a few ns apart. The lane reads its clock only when the
+  // writer's tick or its count says so, so a job's message_begin is rarely stamped; placed
+  // by position between the stamps around it, it would land in the middle of the job, and
+  // every job would look half as long as it was (the writer now puts the excess of such an
+  // interval after its message_begin events).
+  temp_file f("jobs");
+  fake_clock clock;
+  trace_header h = test::synthetic_header("threads");
+  h.lanes = 1;
+  h.workers = 1;
+  recorder_options o;
+  o.stamp_interval_ns = 1000;  // 2000 ticks
+  o.mode = writer_mode::concurrent;
+  std::uint64_t ticks = 1000;
+  std::vector<std::uint64_t> truth;
+  std::vector<std::uint64_t> job;  // each job's true length, ns
+  {
+    recorder rec(f.path(), h, &clock, o);
+    event_lane& lane = rec.lane(0);
+    auto push = [&](const trace_event& e, std::uint64_t step) {
+      ticks += step;
+      truth.push_back(ticks / 2);
+      lane.push_sampled(e, [&] { return ticks; });
+    };
+    push(ev(event_kind::worker_start), 0);
+    push(ev(event_kind::run_begin, 1), 40);
+    for (int i = 0; i < 200; ++i) push(ev(event_kind::send, 1, std::uint64_t(i)), 20);  // a fast burst first
+    for (int i = 0; i < 40; ++i) {
+      const std::uint64_t ms = i % 3 ? 1 : 2;  // uneven lengths, so no pace guesses them
+      push(ev(event_kind::message_begin, 1, std::uint64_t(i)), 60);
+      std::this_thread::sleep_for(std::chrono::milliseconds(ms));  // real time passes: the writer ticks
+      push(ev(event_kind::send, 1, std::uint64_t(i)), ms * 2'000'000);
+      push(ev(event_kind::message_end, 1, std::uint64_t(i)), 30);
+      job.push_back(ms * 1'000'000 + 15);
+    }
+    push(ev(event_kind::run_end, 1), 20);
+    push(ev(event_kind::worker_stop), 20);
+    rec.finish(run_result{});
+  }
+  auto v = lane_events(f.path(), 0);
+  REQUIRE(v.size() == truth.size());
+  std::size_t close = 0, n = 0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (v[i].kind != event_kind::message_begin) continue;
+    const std::uint64_t measured = v[i + 2].time_ns - v[i].time_ns, want = job[n++];
+    close += measured * 100 >= want * 99 && measured * 100 <= want * 101;
+  }
+  CHECK(n == 40);
+  // a job is within 1% of its length (by position, about half of them would be ~50% short)
+  CHECK(close >= 36);
+}
+
 TEST_CASE("sampled lanes stamp rare kinds and the event after idle, and interpolate the rest monotonically") {
   temp_file f("sampled");
   fake_clock clock;
