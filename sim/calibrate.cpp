@@ -37,7 +37,7 @@
 //       puts, per get+put pair, minus the simulated charge of the same (the depot's lock)
 //   mailbox_push / mailbox_pop: a mailbox (models/mailbox.hpp) receives n envelopes, then
 //       its owner pops them all; per push and per pop, minus the simulated charge of the same
-//   private_cache_kib, cold_actor: the L2 size sysfs reports; the ring again, with 2^17 actors
+//   private_cache_kib, cold_actor: the L2 size sysfs (else CPUID) reports; the ring again, with 2^17 actors
 //       and 2^14 tokens on a FIFO queue (every touch of an actor finds it evicted), against its
 //       simulation with everything else measured: the time missed per touch the model finds cold
 //   kernels: each registered workload kernel (pi's Leibniz term) timed on one thread, ns a unit
@@ -64,6 +64,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include <linux/futex.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 #include <algorithm>
 #include <array>
@@ -444,7 +447,9 @@ void register_ring() {
 /// its 2^14 tokens' actors (4 MiB) a 2 MiB one while they wait in the run queue.
 constexpr std::int64_t cold_ring_actors = std::int64_t(1) << 17, cold_ring_tokens = std::int64_t(1) << 14;
 
-/// The size of cpu0's level-2 cache in KiB, from sysfs; 0 if the kernel does not say.
+/// The size of cpu0's level-2 cache in KiB, from sysfs, else (a VM whose kernel lists no
+/// caches there) from CPUID's extended leaf 0x80000006, which AMD and Intel both fill; 0 if
+/// neither says.
 std::uint32_t private_cache_kib() {
   for (int i = 0; i < 8; ++i) {
     const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(i) + "/";
@@ -457,6 +462,10 @@ std::uint32_t private_cache_kib() {
     if (sz.back() == 'M') v *= 1024;
     return std::uint32_t(std::min<std::uint64_t>(v, 1u << 30));
   }
+#if defined(__x86_64__) || defined(__i386__)
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (__get_cpuid(0x80000006, &eax, &ebx, &ecx, &edx)) return ecx >> 16;  // ECX[31:16]: L2 KiB
+#endif
   return 0;
 }
 
@@ -827,7 +836,7 @@ calibration calibrate_machine(const calibrate_options& o) {
     // misses, per cold touch, is cold_actor.
     m.private_cache_kib = private_cache_kib();
     if (m.private_cache_kib == 0) {
-      note("no L2 size in /sys/devices/system/cpu/cpu0/cache: the cold-actor model stays off");
+      note("no L2 size in /sys/devices/system/cpu/cpu0/cache nor CPUID: the cold-actor model stays off");
     } else {
       scenario cold_ring = ring_scenario({cold_ring_actors, cold_ring_tokens}, msgs);
       cold_ring.sched.policy = "shared-queue";
