@@ -192,6 +192,24 @@ bool within_tolerance(const accuracy_setup& setup, const accuracy_summary& sum) 
   return true;
 }
 
+bool host_matches_model(const accuracy_setup& setup) {
+  for (double p : setup.host_line_ns)
+    if (setup.model_line_ns > 0 && (p > 2 * setup.model_line_ns || 2 * p < setup.model_line_ns)) return false;
+  return true;
+}
+
+std::string host_check_text(const accuracy_setup& setup) {
+  if (setup.host_line_ns.empty()) return "";
+  std::string t = "line transfer here: " + fmt("%.1f ns before the real runs", setup.host_line_ns.front());
+  if (setup.host_line_ns.size() > 1) t += fmt(", %.1f after", setup.host_line_ns.back());
+  t += fmt("; the model: %.1f ns", setup.model_line_ns);
+  if (!host_matches_model(setup))
+    t += ". Over 2x apart: this machine is not in the state the model was calibrated in (a VM whose host "
+         "moved its CPUs, another machine): every case between cores is judged against the wrong machine. "
+         "Run `twinsched calibrate -o FILE` now and pass --machine FILE";
+  return t;
+}
+
 std::string makespan_summary(const accuracy_summary& sum) {
   return "makespan |error|: median " + fmt("%.1f%%", sum.median_abs_error_pct) + ", worst " +
          fmt("%.1f%%", sum.worst_abs_error_pct) + " (" + sum.worst_case + "); within 10%: " + std::to_string(sum.within_10) +
@@ -253,6 +271,8 @@ void print_accuracy(std::ostream& out, const accuracy_setup& setup, const std::v
   for (const auto& c : cases)
     if (!c.ok()) out << b << "FAILED " << case_name(c.s) << ": " << c.failure << '\n';
   out << b << "cases: " << sum.cases << " (" << sum.compared << " compared, " << sum.failed << " failed)\n";
+  if (const std::string host = host_check_text(setup); !host.empty())
+    out << b << (host_matches_model(setup) ? "host check: " : "HOST CHECK FAILED: ") << host << '\n';
   if (sum.compared) {
     out << b << makespan_summary(sum) << '\n';
     out << b << "median |error| of the counters (over the cases where they are not 0 on both sides):";
@@ -328,6 +348,10 @@ nlohmann::json accuracy_json(const accuracy_setup& setup, const std::vector<accu
             {"within_10pct", sum.within_10},
             {"within_25pct", sum.within_25},
             {"median_abs_error", medians}}},
+          {"host_check",
+           {{"model_line_transfer_ns", setup.model_line_ns},
+            {"host_line_transfer_ns", setup.host_line_ns},
+            {"matches", host_matches_model(setup)}}},
           {"tolerance_pct", opt(setup.tolerance ? std::optional(*setup.tolerance * 100) : std::nullopt)},
           {"worst_tolerance_pct",
            opt(setup.worst_tolerance ? std::optional(*setup.worst_tolerance * 100) : std::nullopt)},

@@ -65,7 +65,17 @@ struct accuracy_setup {
   unsigned runs = 3, warmup = 1;
   std::string order = "rounds";  ///< how the real runs were ordered (--order)
   std::optional<double> tolerance, worst_tolerance;  ///< fractions (0.1 = 10%)
+  double model_line_ns = 0;           ///< the model's line transfer (line_transfer_same_socket)
+  std::vector<double> host_line_ns;   ///< probed here before and after the real runs; empty on one CPU
 };
+
+/// Whether this machine was in the state its model describes while the real runs ran: every
+/// line-transfer probe within 2x of the model's (the two states of this VM differ 6x). True
+/// when nothing was probed.
+bool host_matches_model(const accuracy_setup& setup);
+/// "line transfer here: 73.8 ns before the real runs, 72.1 after; the model: 9.4 ns", and when
+/// they disagree what that means and what to do; empty when nothing was probed.
+std::string host_check_text(const accuracy_setup& setup);
 
 /// True when the summary meets both tolerances that were given (and no case failed).
 bool within_tolerance(const accuracy_setup& setup, const accuracy_summary& sum);

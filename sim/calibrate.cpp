@@ -555,6 +555,11 @@ std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 
 
 }  // namespace
 
+double probe_line_transfer_ns() {
+  if (std::thread::hardware_concurrency() < 2) return 0;
+  return lower_quartile(chase(100, 2048));  // calibrate's measurement, a sixth of its batches
+}
+
 calibration calibrate_machine(const calibrate_options& o) {
   const auto start = clk::now();
   // Many short batches (each about a millisecond or less) rather than a few long runs: on a

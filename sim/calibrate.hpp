@@ -35,6 +35,12 @@ struct calibration {
 /// for the two-thread measurements (one CPU: both on it, and the transfer terms mean little).
 calibration calibrate_machine(const calibrate_options& o);
 
+/// The line transfer as calibrate measures it (the same dependent-load chase between CPUs 0
+/// and 1, fewer batches: tens of ms), ns; 0 on a one-CPU machine. `accuracy` checks with it
+/// that the machine is still in the state its model was calibrated in: a VM's host may move
+/// its CPUs apart (here 12 ns became 74 within the hour, and back).
+double probe_line_transfer_ns();
+
 /// The machine model file for `c`: header comment (notes), name, topology, every cost in ns.
 /// parse_machine() reads it back to the same costs (to the printed precision).
 std::string machine_toml(const calibration& c);

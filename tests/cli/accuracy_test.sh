@@ -2,6 +2,7 @@
 # twinsched accuracy on a tiny matrix: the table's shape, --markdown, --json that parses, the tolerances' exit codes, bad input in one line.
 set -uo pipefail
 bin=${1:?usage: accuracy_test.sh PATH/TO/twinsched}
+models=$(cd "$(dirname "$0")/../../models/machines" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 failures=0
@@ -110,6 +111,31 @@ bad "nosuch-machine" --machine nosuch-machine
 bad "--json and --markdown: choose one" --json --markdown
 bad "no case to run" --scenario forward --policy donation --workers 1
 bad "--report no/such/folder/r.html: cannot create the file" --report no/such/folder/r.html
+
+# The host check: a line transfer probed before and after the real runs, against the model's.
+# A model 10,000x off either way (no state of any machine) must be flagged, in the table, on
+# stderr before the runs and in the JSON; the stock model's probes must be recorded.
+if (( $(nproc) >= 2 )); then
+  for far in 100000 0.001; do
+    sed -E "s/^(line_transfer_(same|cross)_socket_ns) = .*/\1 = $far/" "$models/this-machine.toml" >"far-$far.toml"
+    out=$("$bin" accuracy "${tiny[@]}" --machine "far-$far.toml" 2>err.txt); rc=$?
+    if [[ $rc -eq 0 && $out == *"HOST CHECK FAILED: line transfer here: "*" ns before the real runs, "*" after; the model: "*"Over 2x apart"*"twinsched calibrate -o FILE"* &&
+          $(head -1 err.txt) == "accuracy: warning: line transfer here: "*"Over 2x apart"* ]]; then
+      ok "a model whose line transfer is $far ns fails the host check, on stderr before the runs and in the table"
+    else
+      fail "host check with line transfer $far ns ($rc): $out $(cat err.txt)"
+    fi
+  done
+  "$bin" accuracy "${tiny[@]}" --machine far-100000.toml --json >far.json 2>/dev/null
+  if command -v python3 >/dev/null; then
+    python3 -c '
+import json
+a, f = json.load(open("a.json"))["host_check"], json.load(open("far.json"))["host_check"]
+assert len(a["host_line_transfer_ns"]) == 2 and all(0 < x < 10000 for x in a["host_line_transfer_ns"]), a
+assert a["model_line_transfer_ns"] > 0 and f["model_line_transfer_ns"] == 100000 and f["matches"] is False, (a, f)
+' && ok "--json records the host check: two probes, the figure of the model, whether they match" || fail "host_check in JSON"
+  fi
+fi
 
 [ $failures -eq 0 ] && echo "all accuracy CLI checks passed" || echo "$failures accuracy CLI checks failed"
 exit $((failures > 0))
