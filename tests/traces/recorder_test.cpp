@@ -2,6 +2,7 @@
 // lost.
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 #include <thread>
 #include <vector>
@@ -48,6 +49,39 @@ std::vector<trace_event> lane_events(const std::string& path, std::uint16_t lane
   return v;
 }
 
+/// One lane of a recorder on the fake clock, stamping every 1 us (2000 ticks) when busy, with a
+/// concurrent writer (it wakes every 50 us); keeps each pushed event's true time.
+struct sampled_run {
+  temp_file f;
+  fake_clock clock;
+  std::uint64_t ticks = 1000;
+  std::vector<std::uint64_t> truth;  // ns
+  std::optional<recorder> rec;
+  explicit sampled_run(const char* name) : f(name) {
+    trace_header h = test::synthetic_header("threads");
+    h.lanes = 1;
+    h.workers = 1;
+    recorder_options o;
+    o.stamp_interval_ns = 1000;
+    o.mode = writer_mode::concurrent;
+    rec.emplace(f.path(), h, &clock, o);
+  }
+  /// Pushes `e`, `step` ticks after the previous event.
+  void push(const trace_event& e, std::uint64_t step) {
+    ticks += step;
+    truth.push_back(ticks / 2);
+    rec->lane(0).push_sampled(e, [&] { return ticks; });
+  }
+  /// Finishes the trace and reads the lane back, every event there.
+  std::vector<trace_event> events() {
+    rec->finish(run_result{});
+    rec.reset();
+    auto v = lane_events(f.path(), 0);
+    REQUIRE(v.size() == truth.size());
+    return v;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("a lane whose event rate drops suddenly stamps again within a writer tick" * doctest::timeout(30)) {
@@ -55,43 +89,23 @@ TEST_CASE("a lane whose event rate drops suddenly stamps again within a writer t
   // events slow to one per millisecond. Without the writer's tick the next ~100 events would
   // be interpolated between distant reads (off by up to 100 ms here); with it the lane
   // stamps soon after the change and re-adapts, so the slow events get exact times.
-  temp_file f("slowdown");
-  fake_clock clock;
-  trace_header h = test::synthetic_header("threads");
-  h.lanes = 1;
-  h.workers = 1;
-  recorder_options o;
-  o.stamp_interval_ns = 1000;  // 2000 ticks
-  o.mode = writer_mode::concurrent;  // the writer wakes every 50 us
-  std::uint64_t ticks = 1000;
-  std::vector<std::uint64_t> truth;
-  {
-    recorder rec(f.path(), h, &clock, o);
-    event_lane& lane = rec.lane(0);
-    auto push = [&](const trace_event& e, std::uint64_t step) {
-      ticks += step;
-      truth.push_back(ticks / 2);
-      lane.push_sampled(e, [&] { return ticks; });
-    };
-    push(ev(event_kind::worker_start), 0);
-    // 10 ns apart; 1037 of them, so that no clock read due by count falls on the first slow event
-    for (int i = 0; i < 1037; ++i) push(ev(event_kind::run_begin, std::uint32_t(i)), 20);
-    for (int i = 0; i < 30; ++i) {  // then 1 or 3 ms apart (uneven: interpolation cannot guess
-      // them), with real time passing too, so the writer ticks between them
-      std::this_thread::sleep_for(std::chrono::milliseconds(2));
-      push(ev(event_kind::run_end, std::uint32_t(i)), i % 2 ? 6'000'000 : 2'000'000);
-    }
-    push(ev(event_kind::worker_stop), 20);
-    rec.finish(run_result{});
+  sampled_run r("slowdown");
+  r.push(ev(event_kind::worker_start), 0);
+  // 10 ns apart; 1037 of them, so that no clock read due by count falls on the first slow event
+  for (int i = 0; i < 1037; ++i) r.push(ev(event_kind::run_begin, std::uint32_t(i)), 20);
+  for (int i = 0; i < 30; ++i) {  // then 1 or 3 ms apart (uneven: interpolation cannot guess
+    // them), with real time passing too, so the writer ticks between them
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    r.push(ev(event_kind::run_end, std::uint32_t(i)), i % 2 ? 6'000'000 : 2'000'000);
   }
-  auto v = lane_events(f.path(), 0);
-  REQUIRE(v.size() == truth.size());
+  r.push(ev(event_kind::worker_stop), 20);
+  const auto v = r.events();
   // after the first slow events (the change is noticed at the next tick), the slow events'
   // times are exact: all of them when the writer thread gets the CPU every 2 ms, and
   // without the tick none (interpolated between the burst and the end). Half is the bar,
   // so that a loaded machine delaying the writer now and then does not fail the test.
   std::size_t exact = 0;
-  for (std::size_t i = 1040; i < 1068; ++i) exact += v[i].time_ns == truth[i];
+  for (std::size_t i = 1040; i < 1068; ++i) exact += v[i].time_ns == r.truth[i];
   CHECK(exact >= 14);
 }
 
@@ -102,42 +116,22 @@ TEST_CASE("a message's user code is timed from its begin, not interpolated acros
   // by position between the stamps around it, it would land in the middle of the job, and
   // every job would look half as long as it was (the writer now puts the excess of such an
   // interval after its message_begin events).
-  temp_file f("jobs");
-  fake_clock clock;
-  trace_header h = test::synthetic_header("threads");
-  h.lanes = 1;
-  h.workers = 1;
-  recorder_options o;
-  o.stamp_interval_ns = 1000;  // 2000 ticks
-  o.mode = writer_mode::concurrent;
-  std::uint64_t ticks = 1000;
-  std::vector<std::uint64_t> truth;
+  sampled_run r("jobs");
   std::vector<std::uint64_t> job;  // each job's true length, ns
-  {
-    recorder rec(f.path(), h, &clock, o);
-    event_lane& lane = rec.lane(0);
-    auto push = [&](const trace_event& e, std::uint64_t step) {
-      ticks += step;
-      truth.push_back(ticks / 2);
-      lane.push_sampled(e, [&] { return ticks; });
-    };
-    push(ev(event_kind::worker_start), 0);
-    push(ev(event_kind::run_begin, 1), 40);
-    for (int i = 0; i < 200; ++i) push(ev(event_kind::send, 1, std::uint64_t(i)), 20);  // a fast burst first
-    for (int i = 0; i < 40; ++i) {
-      const std::uint64_t ms = i % 3 ? 1 : 2;  // uneven lengths, so no pace guesses them
-      push(ev(event_kind::message_begin, 1, std::uint64_t(i)), 60);
-      std::this_thread::sleep_for(std::chrono::milliseconds(ms));  // real time passes: the writer ticks
-      push(ev(event_kind::send, 1, std::uint64_t(i)), ms * 2'000'000);
-      push(ev(event_kind::message_end, 1, std::uint64_t(i)), 30);
-      job.push_back(ms * 1'000'000 + 15);
-    }
-    push(ev(event_kind::run_end, 1), 20);
-    push(ev(event_kind::worker_stop), 20);
-    rec.finish(run_result{});
+  r.push(ev(event_kind::worker_start), 0);
+  r.push(ev(event_kind::run_begin, 1), 40);
+  for (int i = 0; i < 200; ++i) r.push(ev(event_kind::send, 1, std::uint64_t(i)), 20);  // a fast burst first
+  for (int i = 0; i < 40; ++i) {
+    const std::uint64_t ms = i % 3 ? 1 : 2;  // uneven lengths, so no pace guesses them
+    r.push(ev(event_kind::message_begin, 1, std::uint64_t(i)), 60);
+    std::this_thread::sleep_for(std::chrono::milliseconds(ms));  // real time passes: the writer ticks
+    r.push(ev(event_kind::send, 1, std::uint64_t(i)), ms * 2'000'000);
+    r.push(ev(event_kind::message_end, 1, std::uint64_t(i)), 30);
+    job.push_back(ms * 1'000'000 + 15);
   }
-  auto v = lane_events(f.path(), 0);
-  REQUIRE(v.size() == truth.size());
+  r.push(ev(event_kind::run_end, 1), 20);
+  r.push(ev(event_kind::worker_stop), 20);
+  const auto v = r.events();
   std::size_t close = 0, n = 0;
   for (std::size_t i = 0; i < v.size(); ++i) {
     if (v[i].kind != event_kind::message_begin) continue;
@@ -145,8 +139,11 @@ TEST_CASE("a message's user code is timed from its begin, not interpolated acros
     close += measured * 100 >= want * 99 && measured * 100 <= want * 101;
   }
   CHECK(n == 40);
-  // a job is within 1% of its length (by position, about half of them would be ~50% short)
-  CHECK(close >= 36);
+  // a job is within 1% of its length: 40 of 40 on a quiet machine, 0 of 40 placed by position.
+  // When a loaded machine keeps the writer from ticking during a job, the stamp that ends it
+  // comes later and the interval holds jobs of both lengths, shared evenly: 32 of 40 once
+  // under a parallel build. Three in five is the bar.
+  CHECK(close >= 24);
 }
 
 TEST_CASE("sampled lanes stamp rare kinds and the event after idle, and interpolate the rest monotonically") {
