@@ -43,6 +43,7 @@ const std::vector<cost_key>& cost_table() {
       {"mailbox_pop", &machine_model::mailbox_pop},
       {"burn_call", &machine_model::burn_call},
       {"cold_actor", &machine_model::cold_actor},
+      {"llc_actor", &machine_model::llc_actor},
   };
   return t;
 }
@@ -98,13 +99,14 @@ machine_model parse_over(machine_model m, std::string_view text, const std::stri
         } else if (sub == "clock_ghz") {
           if (!(x > 0)) fail(file, tv.source(), "'clock_ghz' must be positive");
           m.clock_ghz = x;
-        } else if (sub == "private_cache_kib") {
+        } else if (sub == "private_cache_kib" || sub == "shared_cache_kib") {
           if (!(x >= 0 && x <= 1 << 30) || x != double(std::uint32_t(x)))
-            fail(file, tv.source(), "'private_cache_kib' must be a whole number from 0 to 2^30");
-          m.private_cache_kib = std::uint32_t(x);
+            fail(file, tv.source(), "'" + sub + "' must be a whole number from 0 to 2^30");
+          (sub == "private_cache_kib" ? m.private_cache_kib : m.shared_cache_kib) = std::uint32_t(x);
         } else {
           fail(file, tk.source(),
-               "unknown key 'topology." + sub + "' (known: sockets, cores_per_socket, clock_ghz, private_cache_kib)");
+               "unknown key 'topology." + sub +
+                   "' (known: sockets, cores_per_socket, clock_ghz, private_cache_kib, shared_cache_kib)");
         }
       }
     } else if (key == "costs") {

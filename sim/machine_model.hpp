@@ -31,6 +31,10 @@ struct machine_model {
   /// Each core's private cache (L2), KiB: an actor whose state has not been touched on this
   /// core within that many bytes of other actors' turns is cold (costs `cold_actor`). 0: never.
   std::uint32_t private_cache_kib = 0;
+  /// The last-level cache all cores share, KiB, as a random walk finds it (calibrate): an actor
+  /// out of the private caches but touched within that many bytes of other actors costs
+  /// `llc_actor` instead of `cold_actor`. 0: no such level (every miss goes to memory).
+  std::uint32_t shared_cache_kib = 0;
 
   // [costs], in ns
   double atomic_load = 0, atomic_store = 0, atomic_rmw = 0, fence = 0;
@@ -43,6 +47,8 @@ struct machine_model {
   double message = 0, turn = 0, envelope = 0, mailbox_push = 0, mailbox_pop = 0, burn_call = 0;
   /// A turn of an actor whose state is not in the core's private cache (see private_cache_kib).
   double cold_actor = 0;
+  /// The same, when the actor is still in the shared cache (see shared_cache_kib).
+  double llc_actor = 0;
 
   // [kernels]: ns per unit of a workload's compute kernel (workload_info::kernels), measured by
   // calibrate; the simulator uses it for the kernel's parameter when a scenario leaves it unset.

@@ -171,19 +171,26 @@ class sim_platform {
   /// The lines of those bytes a migrated turn misses on (migrate_state): scattered, one transfer each.
   static constexpr double actor_overhead_lines = actor_overhead_bytes / 64;
   double cache_bytes_ = 0, cold_actor_ = 0;
+  double shared_bytes_ = 0, llc_actor_ = 0;  // the shared level; shared_bytes_ 0: off
   static constexpr std::uint32_t no_actor = ~0u;
-  struct touch {                  ///< per actor id: its place in the LRU list of the core that touched it last
+  struct place {                  ///< an actor's place in one LRU list
     std::uint32_t prev = no_actor, next = no_actor;  ///< toward the list's head (newer) and tail (older)
-    std::uint32_t core = 0;
-    bool cached = false;          ///< in that core's list (not evicted since)
-    double footprint = 0;         ///< bytes it holds there
+    bool in = false;              ///< in the list (not evicted since)
   };
-  struct lru {                    ///< per modeled core: the actors its private cache holds, newest first
+  struct touch {                  ///< per actor id
+    place priv;                   ///< in the private list of the core that touched it last
+    place shared;                 ///< in the shared list
+    std::uint32_t core = 0;
+    double footprint = 0;         ///< bytes it holds in a cache
+  };
+  struct lru {                    ///< the actors a cache holds, newest first
     std::uint32_t head = no_actor, tail = no_actor;
     double bytes = 0;
   };
-  void unlink(std::uint32_t actor);
-  std::vector<lru> lru_;
+  void unlink(lru& l, place touch::*which, std::uint32_t actor);
+  void link_front(lru& l, place touch::*which, std::uint32_t actor, double capacity);
+  std::vector<lru> lru_;  // per modeled core
+  lru shared_lru_;
   std::vector<touch> last_touch_;
   double abort_clock_s_ = 0;
   sim_stats stats_;

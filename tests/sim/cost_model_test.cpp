@@ -45,6 +45,8 @@ constexpr std::int64_t load = 1, store = 2, rmw = 5, fence = 10, queue_op = 20, 
 constexpr std::int64_t message = 3, turn = 4, envelope = 6, mailbox_push = 7, mailbox_pop = 8, burn_call = 9;
 // a lock-guarded run queue's own work; a touch of an actor that left the caches
 constexpr std::int64_t locked_queue_op = 11, cold_actor = 400;
+/// a touch of an actor out of the private caches but in the shared one (on only where a test sets shared_cache_kib)
+constexpr std::int64_t llc_actor = 60;
 /// an unlock's futex wake after contention (glibc's slow path; the taker's futex wait is park)
 constexpr std::int64_t contended_unlock = 30;
 /// The probe's private cache: 4 KiB, the footprints of 16 actors of 64 declared bytes
@@ -79,6 +81,7 @@ std::string probe_machine_text() {
   set("burn_call", cost::burn_call);
   set("locked_queue_op", cost::locked_queue_op);
   set("cold_actor", cost::cold_actor);
+  set("llc_actor", cost::llc_actor);
   t += "[simulation]\nquantum_ns = 1e9\n";  // one simulated second: no scenario here comes near it
   return t;
 }
@@ -145,7 +148,8 @@ TEST_CASE("the probe machine gives every cost term its own value") {
   std::set<double> values{m.atomic_load, m.atomic_store, m.atomic_rmw, m.fence, m.line_same_socket,
                           m.line_cross_socket, m.migration_per_kib, m.lock_handoff, m.queue_op, m.park,
                           m.unpark, m.wake_latency, m.spin, m.yield, m.message, m.turn, m.envelope,
-                          m.mailbox_push, m.mailbox_pop, m.burn_call, m.locked_queue_op, m.cold_actor, m.contended_unlock};
+                          m.mailbox_push, m.mailbox_pop, m.burn_call, m.locked_queue_op, m.cold_actor, m.contended_unlock,
+                          m.llc_actor};
   CHECK(values.size() == machine_cost_keys().size());
 }
 
@@ -833,6 +837,48 @@ TEST_CASE("an actor touched again after its core touched more actors than its ca
   CHECK(t.after_17_others == cost::cold_actor);
   CHECK(t.big_state_after_2 == cost::cold_actor);
   CHECK(t.other_core_recent == 0);  // the line transfers are the atomics' charge
+}
+
+TEST_CASE("an actor out of the private cache but in the shared one costs llc_actor") {
+  // The probe's private cache holds 16 footprints of 256 bytes; a shared cache of 16 KiB
+  // holds 64, for every core.
+  struct times {
+    std::int64_t first, after_17_others, after_70_others, other_core_after_17, again;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    machine_model m = probe_machine();
+    m.shared_cache_kib = 16;
+    sim_config c;
+    c.cores = 2;
+    sim_platform plat(m, c);
+    plat.run([&] {
+      plat.start_worker(0, [&] {
+        auto others = [&](std::uint32_t from, std::uint32_t n) {
+          for (std::uint32_t i = 0; i < n; ++i) plat.touch_state(from + i, 64);
+        };
+        r.first = timed(plat, [&] { plat.touch_state(1, 64); });  // in no cache: memory
+        others(100, 17);                                           // out of the private cache, not the shared
+        r.after_17_others = timed(plat, [&] { plat.touch_state(1, 64); });
+        others(200, 70);                                           // out of both
+        r.after_70_others = timed(plat, [&] { plat.touch_state(1, 64); });
+        plat.touch_state(2, 64);
+        others(300, 17);
+      });
+      plat.join_workers();
+      plat.start_worker(1, [&] {  // core 1: actor 2 left core 0's private cache, the shared one holds it
+        r.other_core_after_17 = timed(plat, [&] { plat.touch_state(2, 64); });
+        r.again = timed(plat, [&] { plat.touch_state(2, 64); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.first == cost::cold_actor);
+  CHECK(t.after_17_others == cost::llc_actor);
+  CHECK(t.after_70_others == cost::cold_actor);
+  CHECK(t.other_core_after_17 == cost::llc_actor);  // shared by every core
+  CHECK(t.again == 0);
 }
 
 TEST_CASE("without private_cache_kib no touch costs anything") {
