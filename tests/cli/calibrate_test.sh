@@ -6,10 +6,10 @@
 # runtime's own work) within a factor of 3 of each other, or both under 5 ns (a few cycles:
 # at that size the factor is noise); terms two threads measure against each other (line
 # transfer, migration, lock hand-off, unpark, wake-up latency), which a preemption of either
-# thread inflates, within a factor of 10, or both under 50 ns; clock_ghz within a factor of 2.5
+# thread inflates, within a factor of 10, or both under 50 ns; clock_ghz within a factor of 3
 # (an add chain runs at half speed while the host core's other hardware thread is busy, and
 # on this VM that thread belongs to another tenant: 3.0 vs 1.45 GHz seen on an idle guest, 3.17
-# vs 1.49 GHz in CI).
+# vs 1.49 GHz in CI, 3.43 vs 1.26 in a fresh-clone run while compile_fail tests compiled beside it).
 # message and turn are compared as their sum, and lock_handoff with the two line transfers it
 # is net of: calibrate derives each by a subtraction that noise can push to 0 (seen here:
 # message/turn 10/33 vs 31/19 ns, sums 43 and 50 ns; lock hand-off 0 vs 1384 ns).
@@ -86,7 +86,7 @@ sa, sb = sorted((a["topology"].get("shared_cache_kib", 0), b["topology"].get("sh
 if sa > 0 and sb > 4 * sa:
     bad.append(f"shared_cache_kib: {sa} vs {sb} (more than x4 apart)")
 ca, cb = a["topology"]["clock_ghz"], b["topology"]["clock_ghz"]
-if max(ca, cb) > 2.5 * min(ca, cb):
+if max(ca, cb) > 3 * min(ca, cb):
     bad.append(f"clock_ghz: {ca} vs {cb}")
 for line in bad:
     print("calibrations disagree:", line)
