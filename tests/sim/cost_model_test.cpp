@@ -849,10 +849,7 @@ TEST_CASE("an actor out of the private cache but in the shared one costs llc_act
     times r{};
     machine_model m = probe_machine();
     m.shared_cache_kib = 16;
-    sim_config c;
-    c.cores = 2;
-    sim_platform plat(m, c);
-    plat.run([&] {
+    simulate(m, [&](sim_platform& plat) {
       plat.start_worker(0, [&] {
         auto others = [&](std::uint32_t from, std::uint32_t n) {
           for (std::uint32_t i = 0; i < n; ++i) plat.touch_state(from + i, 64);
