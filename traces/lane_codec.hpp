@@ -61,6 +61,7 @@ struct raw_event {
 inline constexpr std::uint64_t raw_time_mask = (std::uint64_t(1) << 56) - 1;
 inline constexpr std::uint64_t raw_stamped = std::uint64_t(1) << 63;
 inline constexpr unsigned raw_kind_shift = 56;
+inline event_kind raw_kind(const raw_event& e) { return event_kind((e.word >> raw_kind_shift) & 0xf); }
 
 /// The room one event needs: a head, a time and the long form's fields.
 inline constexpr std::size_t max_lane_event_bytes = 28;

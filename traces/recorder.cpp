@@ -31,13 +31,13 @@ void place_between(const raw_event* p, std::size_t from, std::size_t to, std::ui
   u128 pace = pace_ref;
   const std::size_t steps = to - from + 1;  // gaps between t0, the events, and t1
   const u128 span = u128(t1 - t0) << 32;
+  const bool gap = pace != 0 && span > pace * (gap_factor * steps);
   std::size_t begins = 0;
-  if (pace != 0 && span > pace * (gap_factor * steps))
-    for (std::size_t j = from; j < to; ++j)
-      begins += event_kind((p[j].word >> raw_kind_shift) & 0xf) == event_kind::message_begin;
+  if (gap)
+    for (std::size_t j = from; j < to; ++j) begins += raw_kind(p[j]) == event_kind::message_begin;
   if (begins == 0) {
     const u128 step = span / steps;
-    if (pace == 0 || span <= pace * (gap_factor * steps)) pace_ref = std::uint64_t(std::min<u128>(step, ~0ull));
+    if (!gap) pace_ref = std::uint64_t(std::min<u128>(step, ~0ull));
     u128 at = step;
     for (std::size_t j = from; j < to; ++j, at += step) out[j] = t0 + std::uint64_t(at >> 32);
     return;
@@ -46,7 +46,7 @@ void place_between(const raw_event* p, std::size_t from, std::size_t to, std::ui
   u128 at = pace;
   for (std::size_t j = from; j < to; ++j, at += pace) {
     out[j] = t0 + std::uint64_t(at >> 32);
-    if (event_kind((p[j].word >> raw_kind_shift) & 0xf) == event_kind::message_begin) at += excess;
+    if (raw_kind(p[j]) == event_kind::message_begin) at += excess;
   }
 }
 }  // namespace
@@ -149,7 +149,7 @@ void recorder::convert_and_write(unsigned lane, const lane_chunk& c) {
   ticks_.resize(n);
   const std::uint16_t lane_id = lane < workers_ ? std::uint16_t(lane) : outside_lane;
   // 1. times in ticks: stamps as read, the events between two stamps placed by
-  //    place_between (below)
+  //    place_between (above)
   std::uint64_t prev = lc.last_ticks;
   std::size_t pending = 0;  // first index not yet given a time
   for (std::size_t i = 0; i < n; ++i) {
@@ -187,7 +187,7 @@ void recorder::convert_and_write(unsigned lane, const lane_chunk& c) {
     e.actor = p[i].actor;
     e.other = p[i].other;
     e.worker = lane_id;
-    e.kind = event_kind((p[i].word >> raw_kind_shift) & 0xf);
+    e.kind = raw_kind(p[i]);
     return e;
   });
   events_ += n;
