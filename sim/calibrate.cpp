@@ -208,6 +208,24 @@ std::vector<double> bounce(int batches, int rounds, F extra_b) {
   return v;
 }
 
+/// A cache line holding the next one's address.
+struct alignas(64) chain_link {
+  const chain_link* next;
+};
+
+/// 0..n-1 with 0 first and the rest in a fixed random order the prefetchers cannot follow.
+std::vector<std::size_t> random_cycle(std::size_t n) {
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::shuffle(order.begin() + 1, order.end(), std::mt19937(1));
+  return order;
+}
+
+/// Links `chain` into one cycle visiting its lines in `order` (writes every line).
+void link_cycle(std::vector<chain_link>& chain, const std::vector<std::size_t>& order) {
+  for (std::size_t i = 0; i < order.size(); ++i) chain[order[i]].next = &chain[order[(i + 1) % order.size()]];
+}
+
 /// One line transfer as the model charges it: CPU 0 writes a chain of `lines` lines in a
 /// random order, then CPU 1 follows it (each load needs the line the previous one named, so
 /// the misses cannot overlap), then follows it again from its own cache. Per batch: (the
@@ -215,21 +233,14 @@ std::vector<double> bounce(int batches, int rounds, F extra_b) {
 /// Not the ping-pong's one way (`bounce`): two spinning threads add the spin loop's exit and an
 /// invalidation to every trip, which the model charges as spin or not at all.
 std::vector<double> chase(int batches, int lines) {
-  struct alignas(64) link {
-    link* next;
-  };
-  std::vector<link> chain(static_cast<std::size_t>(lines));
-  std::vector<int> order(static_cast<std::size_t>(lines));
-  for (int i = 0; i < lines; ++i) order[std::size_t(i)] = i;
-  std::mt19937 rng(1);  // any fixed order the prefetchers cannot follow
-  std::shuffle(order.begin() + 1, order.end(), rng);
+  std::vector<chain_link> chain(static_cast<std::size_t>(lines));
+  const std::vector<std::size_t> order = random_cycle(chain.size());
   line turn;
   std::vector<double> per_line;
   pinned_pair(
       batches, 1,
       [&](int i) {
-        for (int j = 0; j < lines; ++j)
-          chain[std::size_t(order[std::size_t(j)])].next = &chain[std::size_t(order[std::size_t((j + 1) % lines)])];
+        link_cycle(chain, order);
         turn.v.store(std::uint64_t(2 * i + 1), std::memory_order_release);
         while (turn.v.load(std::memory_order_acquire) != std::uint64_t(2 * i + 2)) {
         }
@@ -239,7 +250,7 @@ std::vector<double> chase(int batches, int lines) {
         }
         auto walk = [&] {
           auto t0 = clk::now();
-          const link* p = &chain[std::size_t(order[0])];
+          const chain_link* p = &chain[0];
           for (int j = 0; j < lines; ++j) p = p->next;
           asm volatile("" : : "r"(p));
           return ns_since(t0);
@@ -478,17 +489,11 @@ std::uint32_t private_cache_kib() {
 /// this VM's core finds: 15-25 ns a load up to 4 MiB, 124 from 8 MiB. 0 when no set is below
 /// the bar. `latency` gets (KiB, ns per load) of every set.
 std::uint32_t shared_cache_kib(std::uint32_t private_kib, std::vector<std::pair<std::uint32_t, double>>& latency) {
-  struct alignas(64) link {
-    link* next;
-  };
   for (std::uint64_t kib = 2 * std::uint64_t(private_kib); kib <= 128 * 1024; kib *= 2) {
     const std::size_t n = std::size_t(kib * 1024 / 64);
-    std::vector<link> chain(n);
-    std::vector<std::uint32_t> order(n);
-    for (std::size_t i = 0; i < n; ++i) order[i] = std::uint32_t(i);
-    std::shuffle(order.begin() + 1, order.end(), std::mt19937(1));
-    for (std::size_t i = 0; i < n; ++i) chain[order[i]].next = &chain[order[(i + 1) % n]];
-    const link* p = &chain[order[0]];
+    std::vector<chain_link> chain(n);
+    link_cycle(chain, random_cycle(n));
+    const chain_link* p = &chain[0];
     for (std::size_t i = 0; i < n; ++i) p = p->next;  // once around: the set is as cached as it gets
     constexpr int steps = 200'000;
     const auto t0 = clk::now();
@@ -578,6 +583,35 @@ ring_run measure_ring(const scenario& s, const std::string& machine_path, int re
   out.real_ns = *std::min_element(t.begin(), t.end());
   out.sim_ns = simulated_ns(s, machine_path);
   return out;
+}
+
+/// A cache term's cost per touch: `ring` on one real worker against its simulation with
+/// `term` at `baseline` (the cache model on, next to nothing charged), then simulated with
+/// `term` at 1 us to count the touches it charges; the real time the simulation misses, per
+/// touch, is the term (set in `term`). Writes, then removes, machine file `path`.
+struct touch_cost {
+  ring_run run;
+  double touches = 0;
+};
+touch_cost cost_per_touch(const scenario& ring, const calibration& c, double& term, double baseline,
+                          const std::filesystem::path& path, int reps) {
+  touch_cost r;
+  double counted = 0;
+  try {
+    term = baseline;
+    write_machine_file(path, c);
+    r.run = measure_ring(ring, path.string(), reps);
+    term = 1000;
+    write_machine_file(path, c);
+    counted = simulated_ns(ring, path.string());
+  } catch (...) {
+    std::filesystem::remove(path);
+    throw;
+  }
+  std::filesystem::remove(path);
+  r.touches = (counted - r.run.sim_ns) / 1000;
+  term = r.touches > 0 ? std::max(0.0, (r.run.real_ns - r.run.sim_ns) / r.touches) : 0;
+  return r;
 }
 
 std::string fmt(const char* f, double a, double b = 0, double c = 0, double d = 0) {
@@ -894,51 +928,23 @@ calibration calibrate_machine(const calibrate_options& o) {
       } else {
         scenario llc_ring = ring_scenario({llc_actors, llc_actors / 8}, msgs);
         llc_ring.sched.policy = "shared-queue";
-        ring_run llc;
-        double counted = 0;
-        try {
-          m.cold_actor = 1;
-          m.llc_actor = 0;
-          write_machine_file(path, c);
-          llc = measure_ring(llc_ring, path.string(), ring_reps);
-          m.llc_actor = 1000;
-          write_machine_file(path, c);
-          counted = simulated_ns(llc_ring, path.string());
-        } catch (...) {
-          std::filesystem::remove(path);
-          throw;
-        }
-        const double touches = (counted - llc.sim_ns) / 1000;
-        m.llc_actor = touches > 0 ? std::max(0.0, (llc.real_ns - llc.sim_ns) / touches) : 0;
+        m.cold_actor = 1;  // the private level on, for now
+        const touch_cost llc = cost_per_touch(llc_ring, c, m.llc_actor, 0, path, ring_reps);
         note(walk + fmt(": shared cache %.0f KiB; ring L (%.0f actors, %.0f tokens, FIFO): ", double(m.shared_cache_kib),
                         double(llc_actors), double(llc_actors / 8)) +
-             fmt("real %.2f ms, simulated %.2f ms without shared-cache touches, %.0f of them", llc.real_ns * 1e-6,
-                 llc.sim_ns * 1e-6, touches) +
+             fmt("real %.2f ms, simulated %.2f ms without shared-cache touches, %.0f of them", llc.run.real_ns * 1e-6,
+                 llc.run.sim_ns * 1e-6, llc.touches) +
              fmt(": llc_actor %.1f ns", m.llc_actor));
         if (m.llc_actor <= 0) m.shared_cache_kib = 0;
       }
       scenario cold_ring = ring_scenario({cold_ring_actors, cold_ring_tokens}, msgs);
       cold_ring.sched.policy = "shared-queue";
-      ring_run cold;
-      double counted = 0;
-      try {
-        m.cold_actor = 0.001;  // the cache model on (a shared-cache touch costs the same in both runs), no cost to speak of
-        write_machine_file(path, c);
-        cold = measure_ring(cold_ring, path.string(), ring_reps);
-        m.cold_actor = 1000;
-        write_machine_file(path, c);
-        counted = simulated_ns(cold_ring, path.string());
-      } catch (...) {
-        std::filesystem::remove(path);
-        throw;
-      }
-      std::filesystem::remove(path);
-      const double cold_touches = (counted - cold.sim_ns) / 1000;
-      m.cold_actor = cold_touches > 0 ? std::max(0.0, (cold.real_ns - cold.sim_ns) / cold_touches) : 0;
+      // baseline 0.001: the cache model on (a shared-cache touch costs the same in both runs)
+      const touch_cost cold = cost_per_touch(cold_ring, c, m.cold_actor, 0.001, path, ring_reps);
       note(fmt("private cache %.0f KiB; ring C (%.0f actors, %.0f tokens, FIFO): ", double(m.private_cache_kib),
                double(cold_ring_actors), double(cold_ring_tokens)) +
-           fmt("real %.2f ms, simulated %.2f ms without cold touches, %.0f cold touches", cold.real_ns * 1e-6,
-               cold.sim_ns * 1e-6, cold_touches) +
+           fmt("real %.2f ms, simulated %.2f ms without cold touches, %.0f cold touches", cold.run.real_ns * 1e-6,
+               cold.run.sim_ns * 1e-6, cold.touches) +
            fmt(": cold_actor %.1f ns", m.cold_actor));
     }
   }
