@@ -166,6 +166,7 @@ std::uint64_t sim_platform::now_ns() const {
 void sim_platform::yield_now() {
   actor_state* me = g.cur;
   if (me->core < 0) return;
+  me->idle = true;  // not_before (cost_model.hpp)
   me->pending_ns += g.yield;
   sim_detail::flush();  // give the core away: on a shared core the others run meanwhile
 }

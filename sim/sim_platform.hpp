@@ -100,7 +100,10 @@ class sim_platform {
   /// Contract 6: `ns` plus the real burn loop's fixed cost per call (burn_call).
   void burn_ns(std::uint64_t ns) { charge(double(ns) + sim_detail::g.burn_call); }
   void charge_ns(std::uint64_t ns) { charge(double(ns)); }
-  void spin_pause() { charge(sim_detail::g.spin); }
+  void spin_pause() {
+    if (sim_detail::g.cur->core >= 0) sim_detail::g.cur->idle = true;  // not_before (cost_model.hpp)
+    charge(sim_detail::g.spin);
+  }
   void yield_now();
 
   void start_worker(int index, std::function<void()> fn);
@@ -133,6 +136,7 @@ class sim_platform {
   static void runtime_work(runtime_op op) {
     sim_detail::actor_state* me = sim_detail::g.cur;
     if (me->core < 0) return;
+    if (op == runtime_op::turn) me->idle = false;  // busy again (not_before)
     me->pending_ns += sim_detail::g.runtime[unsigned(op)];
   }
 

@@ -50,6 +50,7 @@ parker::~parker() { delete s4u_; }
 void parker::block(double ns) {
   actor_state* me = g.cur;
   if (me->core >= 0) {
+    me->idle = true;  // not_before (cost_model.hpp)
     me->pending_ns += g.park;
     flush();  // an unpark may land while we pay
   }

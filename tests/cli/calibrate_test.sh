@@ -10,8 +10,8 @@
 # (an add chain runs at half speed while the host core's other hardware thread is busy, and
 # on this VM that thread belongs to another tenant: 3.0 vs 1.45 GHz seen on an idle guest, 3.17
 # vs 1.49 GHz in CI, 3.43 vs 1.26 in a fresh-clone run while compile_fail tests compiled beside it).
-# message and turn are compared as their sum, and lock_handoff with the two line transfers it
-# is net of: calibrate derives each by a subtraction that noise can push to 0 (seen here:
+# message and turn are compared as their sum, and lock_handoff with two line transfers added
+# back: calibrate derives each by a subtraction that noise can push to 0 (seen here:
 # message/turn 10/33 vs 31/19 ns, sums 43 and 50 ns; lock hand-off 0 vs 1384 ns).
 # cold_actor (a cold ring's time per cold touch beyond what the simulation charges, ~170 ns on a
 # quiet machine) and locked_queue_op (a locked FIFO op beyond its lock's charge, ~12 ns) are

@@ -259,6 +259,47 @@ TEST_CASE("a seq_cst fence costs fence, and acquire, release and acq_rel fences 
 
 // ---- line transfers ----
 
+TEST_CASE("an idle worker reads a value no earlier than it was written plus the transfer, and a busy worker at its own clock") {
+  // Workers run ahead of the clock by up to a quantum (here: all of each scenario), so worker 0
+  // sees worker 1's stores at its own earlier time. Idle (it yielded in await), it could not
+  // have had them before they were written: its clock moves there. Once a turn began it is
+  // busy, and a read only costs what it costs (cost_model.hpp, not_before).
+  struct times {
+    std::int64_t x_written, y_written, idle_read_done, busy_read;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      sim_platform::atomic<int> x, y;
+      bool written = false;
+      plat.start_worker(1, [&] {
+        plat.charge_ns(10000);
+        x.store(1, relaxed);
+        r.x_written = now(plat);
+        plat.charge_ns(10000);
+        y.store(1, relaxed);
+        r.y_written = now(plat);
+        written = true;
+      });
+      plat.start_worker(0, [&] {
+        await(plat, written);
+        plat.spin_pause();  // idle (await may not have yielded: worker 1 may have run first)
+        (void)x.load();
+        r.idle_read_done = now(plat);
+        sim_platform::runtime_work(runtime_op::turn);  // a turn begins: busy
+        r.busy_read = timed(plat, [&] { (void)y.load(); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.x_written >= 10000);
+  CHECK(t.idle_read_done == t.x_written + cost::same);  // not at its own clock + load + transfer (~800 ns)
+  CHECK(t.idle_read_done + cost::turn < t.y_written);   // so the busy read below comes "early" by the clocks
+  CHECK(t.busy_read == cost::load + cost::same);
+}
+
+
 TEST_CASE("a load of a line another core of the same socket wrote costs one same-socket transfer, once") {
   struct times {
     std::int64_t first, second;
