@@ -16,7 +16,9 @@
 //                       park); not while it holds a lock (critical sections run whole; a
 //                       lock held past 64 quanta yields anyway, so a livelock inside one
 //                       still ends). Workers thus run ahead of the clock by about 1.5 quanta; the
-//                       line and lock "free at" times keep contention right within it. Other
+//                       line and lock "free at" times keep contention right within it, and an
+//                       idle worker that reads a line written in its future waits for it
+//                       (not_before). Other
 //                       workers see a worker's memory as it was where it yielded, so where it
 //                       yields must not repeat with a periodic loop: hence the draw.
 //     fine              every atomic operation, fence and lock is a scheduling point (yields
