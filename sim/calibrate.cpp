@@ -728,27 +728,19 @@ calibration calibrate_machine(const calibrate_options& o) {
     std::mutex mx;
     line turn;
     auto alternate = [&](bool take_lock) {
-      return lower_quartile(pinned_pair(
-                 pair_batches, 25,
-                 [&](int) {
-                   while (turn.v.load(std::memory_order_acquire) != 0) {
-                   }
-                   if (take_lock) {  // taken and released before the flag moves: never contended
-                     mx.lock();
-                     mx.unlock();
-                   }
-                   turn.v.store(1, std::memory_order_release);
-                 },
-                 [&](int) {
-                   while (turn.v.load(std::memory_order_acquire) != 1) {
-                   }
-                   if (take_lock) {  // taken and released before the flag moves: never contended
-                     mx.lock();
-                     mx.unlock();
-                   }
-                   turn.v.store(0, std::memory_order_release);
-                 })) /
-             2;  // a round is two hand-offs
+      // one side's round: wait for its turn, maybe take the lock, pass the turn
+      auto side = [&, take_lock](std::uint64_t mine) {
+        return [&, take_lock, mine](int) {
+          while (turn.v.load(std::memory_order_acquire) != mine) {
+          }
+          if (take_lock) {  // taken and released before the flag moves: never contended
+            mx.lock();
+            mx.unlock();
+          }
+          turn.v.store(1 - mine, std::memory_order_release);
+        };
+      };
+      return lower_quartile(pinned_pair(pair_batches, 25, side(0), side(1))) / 2;  // a round is two hand-offs
     };
     double flag_only = alternate(false), with_lock = alternate(true);
     for (int k = 0; k < 2; ++k) {  // alternated, the fastest of each: the host's state drifts
