@@ -65,7 +65,7 @@ namespace twinsched {
 /// a message-exact replay through this seam (replay_scale_forcing.hpp; adaptive.hpp has it).
 template <class Pol>
 concept replay_scalable = requires(Pol& p, policy_port<sim_platform>& port, unsigned slot) {
-  { p.open_slot(slot) } -> std::same_as<void>;
+  { p.open_slot(port, slot) } -> std::same_as<void>;
   { p.retire_to(port, slot) } -> std::same_as<bool>;
 };
 

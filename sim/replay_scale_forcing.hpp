@@ -102,7 +102,7 @@ bool replay_policy<Inner>::open_recorded(policy_port<P>& port, unsigned to, std:
     }
     if (due && reserved_[to]) {
       reserved_[to] = false;
-      Inner::open_slot(to);
+      Inner::open_slot(port, to);
       opened_[to] = true;
       ++starts_[to];
       ++progress_;

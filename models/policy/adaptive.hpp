@@ -166,9 +166,9 @@ class adaptive_policy {
 
   /// Opens slot `s` (the caller has reserved it through its port) for a thread the caller
   /// starts next, as the growing rule does before it migrates actors to it.
-  void open_slot(unsigned s) {
+  void open_slot(policy_port<P>& port, unsigned s) {
     lock_guard g(scale_mutex_);
-    open_locked(s);
+    open_locked(port, s);
   }
 
   /// Retires the calling worker's slot now, its actors going to slot `target`, or, if that
@@ -218,6 +218,7 @@ class adaptive_policy {
         if (fwd_[i].load(std::memory_order_relaxed) == w) fwd_[i].store(t, std::memory_order_release);
       me.on = false;
       active_count_.store(--active_, std::memory_order_relaxed);  // a mirror read only as a hint
+      port.note_running(-1);  // in the order of the decisions (policy.hpp)
       left = me.q.close_and_take();  // step 2
     }
     while (left) {  // step 3
@@ -234,7 +235,7 @@ class adaptive_policy {
   }
 
   /// Opens slot s for a thread about to start. Under scale_mutex_.
-  void open_locked(unsigned s) {
+  void open_locked(policy_port<P>& port, unsigned s) {
     slot& ns = *slots_[s];
     ns.q.reopen();  // before fwd_[s] = s is published (header)
     ns.on = true;
@@ -244,6 +245,7 @@ class adaptive_policy {
     ns.overloaded.store(false, std::memory_order_relaxed);  // a hint; start_worker publishes it
     fwd_[s].store(s, std::memory_order_release);  // pairs with send_home's acquire
     active_count_.store(++active_, std::memory_order_relaxed);  // a mirror read only as a hint
+    port.note_running(1);  // in the order of the decisions (policy.hpp)
   }
 
   /// Queues `a` at its home's current dispatcher (header: forwarding) and wakes it.
@@ -344,7 +346,7 @@ class adaptive_policy {
       if (active_ < n_) {
         int s = port.reserve_worker();
         if (s >= 0) {
-          open_locked(unsigned(s));
+          open_locked(port, unsigned(s));
           target = s;
           started = true;
         }

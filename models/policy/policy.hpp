@@ -102,6 +102,13 @@ class worker_control {
   virtual int reserve_worker() = 0;
   /// Starts a thread on a slot reserve_worker returned. Only from a worker that is not idle.
   virtual void start_worker(unsigned slot) = 0;
+  /// The policy's count of running threads changed by `delta` (a start it decided, +1; a
+  /// retirement, -1): the run's thread timeline records it. Call it where the policy orders
+  /// its starts and retirements (adaptive: under its scale lock), so that the timeline lists
+  /// them in the order they were decided. The scheduler's own count changes later, when the
+  /// thread really starts or leaves: recorded there, a retirement decided after a start
+  /// could come first, and the timeline dipped below min_workers (seen under TSan).
+  virtual void note_running(int delta) = 0;
 
  protected:
   ~worker_control() = default;
@@ -128,6 +135,7 @@ class policy_port {
   void give_back_envelope(envelope<P>* e) { pool_.put(e); }
   int reserve_worker() { return control_.reserve_worker(); }
   void start_worker(unsigned slot) { control_.start_worker(slot); }
+  void note_running(int delta) { control_.note_running(delta); }
 
  private:
   unsigned index_;
