@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 
@@ -29,7 +30,8 @@ std::string progress::elapsed_text() const { return duration_text(elapsed_s()); 
 void progress::draw_locked(bool force) {
   if (mode_ == mode::off || finished_) return;
   const auto now = std::chrono::steady_clock::now();
-  if (!force && elapsed_s() < delay_s_) return;
+  // lines (a log): the first line after every_s too, so a command that ends sooner stays silent
+  if (!force && elapsed_s() < (mode_ == mode::lines ? std::max(delay_s_, every_s_) : delay_s_)) return;
   const double since_draw = std::chrono::duration<double>(now - last_draw_).count();
   if (!force && drawn_ && since_draw < (mode_ == mode::live ? 0.25 : every_s_)) return;
   last_draw_ = now;

@@ -26,7 +26,7 @@ namespace twinsched::cli {
 class progress {
  public:
   /// live: one line redrawn in place (needs a terminal); lines: a plain line every `every_s`
-  /// seconds (for logs); off: nothing.
+  /// seconds, the first after max(delay_s, every_s) (for logs); off: nothing.
   enum class mode { live, lines, off };
   /// live if stderr is a terminal and not `quiet` (--json), else off.
   static mode mode_for(bool quiet);
