@@ -110,7 +110,6 @@ class scheduler final : public worker_control {
     t0_ = plat_.now_ns();
     counts_.store(std::uint64_t(cfg_.workers) << 32, std::memory_order_relaxed);  // no worker yet: start_worker publishes it
     timeline_.emplace_back(0.0, cfg_.workers);
-    timeline_running_ = cfg_.workers;
     if constexpr (dynamic) {
       lock_guard g(start_mutex_);  // a worker may start another one before this loop ends
       for (unsigned i = 0; i < cfg_.workers; ++i) launch(i);
@@ -176,8 +175,7 @@ class scheduler final : public worker_control {
   /// Records the policy's running count in the timeline (worker_control::note_running).
   void note_running(int delta) override {
     lock_guard g(timeline_mutex_);
-    timeline_running_ = unsigned(int(timeline_running_) + delta);
-    timeline_.emplace_back(double(plat_.now_ns() - t0_) * 1e-9, timeline_running_);
+    timeline_.emplace_back(double(plat_.now_ns() - t0_) * 1e-9, unsigned(int(timeline_.back().second) + delta));
   }
   /// The calling worker (idle, its queue already emptied by the policy) leaves the run.
   void retire_worker() {
@@ -388,7 +386,6 @@ class scheduler final : public worker_control {
   typename P::parker finished_;       // the run() caller waits here for done_ (dynamic policies)
   typename P::mutex timeline_mutex_;
   std::vector<std::pair<double, unsigned>> timeline_;  // (seconds since start, running workers)
-  unsigned timeline_running_ = 0;                      // its last count; under timeline_mutex_
 };
 
 }  // namespace twinsched

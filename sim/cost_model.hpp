@@ -195,16 +195,15 @@ inline double transfer(int from, int to) {
 inline void read(line_state& l) {
   actor_state* me = g.cur;
   if (me->core < 0) return;
-  double c = g.load;
+  double c = g.load, ready = 0;
   if (l.writer >= 0 && l.writer != me->core && !l.sharers.has(me->core)) {
     const double t = transfer(l.writer, me->core);
     c += t;
+    ready = l.written_at + t;
     l.sharers.add(me->core);
-    me->pending_ns += c;
-    not_before(me, l.written_at + t);
-    return;
   }
   me->pending_ns += c;
+  not_before(me, ready);
 }
 
 /// A write (store or RMW costing `op`) of line `l` by the running worker: takes the line
@@ -216,7 +215,7 @@ inline void write(line_state& l, double op) {
     l.sharers.clear();
     return;
   }
-  double c = op;
+  double c = op, ready = 0;
   bool remote = (l.writer >= 0 && l.writer != me->core) || l.sharers.any_but(me->core);
   if (remote) {
     double t = l.writer >= 0 && l.writer != me->core ? transfer(l.writer, me->core) : g.same;
@@ -224,11 +223,10 @@ inline void write(line_state& l, double op) {
     double start = l.free_at > now ? l.free_at : now;
     c += (start - now) + t;
     l.free_at = start + t;
-    me->pending_ns += c;
-    if (l.writer >= 0 && l.writer != me->core) not_before(me, l.written_at + t);
-  } else {
-    me->pending_ns += c;
+    if (l.writer >= 0 && l.writer != me->core) ready = l.written_at + t;
   }
+  me->pending_ns += c;
+  not_before(me, ready);
   l.writer = me->core;
   l.sharers.only(me->core);
   l.written_at = local_ns(me);

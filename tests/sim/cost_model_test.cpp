@@ -299,7 +299,6 @@ TEST_CASE("an idle worker reads a value no earlier than it was written plus the 
   CHECK(t.busy_read == cost::load + cost::same);
 }
 
-
 TEST_CASE("a load of a line another core of the same socket wrote costs one same-socket transfer, once") {
   struct times {
     std::int64_t first, second;
