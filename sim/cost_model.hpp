@@ -26,6 +26,7 @@
 //   spin_pause() and yield_now() always add cost, so a polling loop advances the clock (a
 //   loop of bare this_actor::yield() never would).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <source_location>
@@ -87,6 +88,7 @@ struct actor_state {
   unsigned locks_held = 0;   ///< coarse mode: no yield while > 0 (a critical section runs whole)
   std::uint64_t dither = 0;  ///< seeds the next yield_at (splitmix64 sequence per worker)
   bool idle = false;         ///< spun, yielded or parked since its last turn began (not_before)
+  double drain_at = 0;       ///< simulated ns by which its buffered stores are complete (drain)
 };
 
 /// The one simulation of this process (SimGrid's engine exists once per process).
@@ -206,30 +208,46 @@ inline void read(line_state& l) {
   not_before(me, ready);
 }
 
+/// The running worker's stores still draining from its store buffer complete by
+/// `drain_at`: a locked operation (RMW, lock, seq_cst store) or a fence waits for them.
+inline void drain(actor_state* me) {
+  if (const double now = local_ns(me); me->drain_at > now) me->pending_ns += me->drain_at - now;
+}
+
 /// A write (store or RMW costing `op`) of line `l` by the running worker: takes the line
-/// exclusively, waiting while another transfer of it is in flight.
-inline void write(line_state& l, double op) {
+/// exclusively, waiting while another transfer of it is in flight. A `buffered` write (a
+/// plain store: release or relaxed, x86's mov) retires into the store buffer: the worker
+/// pays `op` and goes on, the line's transfer completes in the background (stores to
+/// different lines overlap), and the value is visible from then on. A locked write waits
+/// for the buffer to drain first.
+inline void write(line_state& l, double op, bool buffered = false) {
   actor_state* me = g.cur;
   if (me->core < 0) {
     l.writer = -1;
     l.sharers.clear();
     return;
   }
-  double c = op, ready = 0;
+  if (!buffered) drain(me);
+  double c = op, ready = 0, visible = 0;
   bool remote = (l.writer >= 0 && l.writer != me->core) || l.sharers.any_but(me->core);
   if (remote) {
     double t = l.writer >= 0 && l.writer != me->core ? transfer(l.writer, me->core) : g.same;
     double now = local_ns(me);
     double start = l.free_at > now ? l.free_at : now;
-    c += (start - now) + t;
     l.free_at = start + t;
-    if (l.writer >= 0 && l.writer != me->core) ready = l.written_at + t;
+    if (buffered) {
+      visible = start + t;
+      if (visible > me->drain_at) me->drain_at = visible;
+    } else {
+      c += (start - now) + t;
+      if (l.writer >= 0 && l.writer != me->core) ready = l.written_at + t;
+    }
   }
   me->pending_ns += c;
-  not_before(me, ready);
+  if (!buffered) not_before(me, ready);
   l.writer = me->core;
   l.sharers.only(me->core);
-  l.written_at = local_ns(me);
+  l.written_at = std::max(local_ns(me), visible);
 }
 
 }  // namespace twinsched::sim_detail

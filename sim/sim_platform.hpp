@@ -5,7 +5,8 @@
 //   SimGrid has no cache model, so this platform charges costs itself: every atomic object
 //   stands for one cache line and remembers which core last wrote it and which cores hold a
 //   copy; an access that needs the line from elsewhere pays a same- or cross-socket transfer,
-//   and the line stays busy for that transfer, so contended lines serialize. Locks add a
+//   and the line stays busy for that transfer, so contended lines serialize (a plain store
+//   pays it in the background, until the next fence or locked op: cost_model.hpp). Locks add a
 //   hand-off cost when they pass between cores, and a lock taken inside another worker's
 //   critical section (in simulated time) waits for it and pays glibc's futex slow path
 //   (sim_sync.hpp); parking adds park/unpark/wake-up latency.
@@ -93,7 +94,10 @@ class sim_platform {
 
   static void fence(std::memory_order o) {
     sim_detail::point();
-    if (o == std::memory_order_seq_cst) sim_detail::g.cur->pending_ns += sim_detail::g.cur->core < 0 ? 0 : sim_detail::g.fence;
+    if (o == std::memory_order_seq_cst && sim_detail::g.cur->core >= 0) {
+      sim_detail::drain(sim_detail::g.cur);
+      sim_detail::g.cur->pending_ns += sim_detail::g.fence;
+    }
   }
 
   std::uint64_t now_ns() const;

@@ -37,7 +37,10 @@ class atomic {
   }
   void store(T v, std::memory_order o = std::memory_order_seq_cst, std::source_location at = std::source_location::current()) {
     point(at);
-    write(line_, o == std::memory_order_seq_cst ? g.rmw : g.store);  // a seq_cst store is an xchg
+    if (o == std::memory_order_seq_cst)
+      write(line_, g.rmw);  // a seq_cst store is an xchg
+    else
+      write(line_, g.store, true);
     v_ = v;
   }
   T exchange(T v, std::memory_order = std::memory_order_seq_cst, std::source_location at = std::source_location::current()) {
