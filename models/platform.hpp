@@ -71,10 +71,11 @@
 //       `to` (worker.hpp, at the start of a turn); the simulator charges moving its `bytes`
 //       of state between their cores (`migration_per_kib`) and its cell's and behavior's
 //       lines (a line transfer each).
-//   15. `touch_state(actor, bytes)`: the calling worker touches actor `actor`'s cell and
-//       `bytes` of declared state (worker.hpp: a push into its mailbox, the start of its
-//       turn). The simulator charges `cold_actor` when they have left every cache since the
-//       last touch (its private-cache model: an LRU of actors per core); no scheduling point.
+//   15. `touch_state(actor, bytes, at)`: the calling worker touches actor `actor`: a push
+//       (`touch_at::push`) writes its cell (the mailbox); the start of its turn
+//       (`touch_at::turn`) reads the cell, the behavior object and `bytes` of declared
+//       state. The simulator charges `cold_actor` when what it touches left every cache
+//       since the last touch (its private-cache model: an LRU per core); no scheduling point.
 //   14. `P::runtime_work(op)` (static): the runtime's own non-atomic work that the atomics
 //       above do not stand for, once per `runtime_op`: `message` (the worker loop's fixed
 //       cost per message: dispatch to the behavior, counters), `turn` (per actor turn),
@@ -124,6 +125,8 @@ concept platform_atomic_integer = platform_atomic_value<A, T> && requires(A& a, 
 enum class queue_kind : std::uint8_t { deque, locked };
 
 enum class runtime_op : std::uint8_t { message, turn, envelope, mailbox_push, mailbox_pop };
+/// Contract 15: what a touch of an actor reaches (a push: its cell; a turn: its cell and behavior).
+enum class touch_at : std::uint8_t { push, turn };
 inline constexpr unsigned runtime_op_count = 5;
 
 /// Contract 10-12, 14 and 15: the cost hooks only the simulator gives meaning to (no-ops on real cores).
@@ -134,7 +137,7 @@ concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::
   { P::queue_op(queue_kind::locked) } -> std::same_as<void>;
   { P::runtime_work(op) } -> std::same_as<void>;
   { p.migrate_state(worker, worker, bytes) } -> std::same_as<void>;
-  { p.touch_state(std::uint32_t{}, bytes) } -> std::same_as<void>;
+  { p.touch_state(std::uint32_t{}, bytes, touch_at::push) } -> std::same_as<void>;
 };
 
 /// Contract 1-12: everything models/ may ask of the machine.

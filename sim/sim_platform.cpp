@@ -243,52 +243,65 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
   charge(line * actor_overhead_lines + stream);
 }
 
-// The private-cache model (cold_actor). Each core keeps the actors its workers touched (a push
-// into an actor's mailbox, the start of an actor's turn) in an LRU list of their footprints
-// (declared state bytes + actor_overhead_bytes), evicting the oldest while they exceed
-// private_cache_kib; an actor is in the list of the core that touched it last, or in none.
-// A touch finds the actor cached if it is in a list, on this core or another (still cached on
-// another core: moving its lines is migrate_state's and the atomics' business, so nothing is
-// charged here); otherwise its lines come from memory: cold_actor. A first touch is cold (the
-// spawn wrote the cell outside the run). Distinct actors, not touches, fill the cache: 1000
-// actors sending at random (forward) all stay cached in 1 MiB however long between two visits
-// of one. Nothing is recorded when the machine has no private_cache_kib or no cold_actor cost.
+// The private-cache model (cold_actor). Each core keeps what its workers touched in an LRU
+// list of footprints, evicting the oldest while they exceed private_cache_kib; a unit is in
+// the list of the core that touched it last, or in none. An actor is two units: its cell
+// (cell_bytes: the mailbox and flags, written by a push into its mailbox) and its behavior
+// object with its declared state (the rest of actor_overhead_bytes + state bytes, separately
+// allocated, read only by its turn). A push touches the cell; a turn both. A touch finds a
+// unit cached if it is in a list, on this core or another (still cached on another core:
+// moving its lines is migrate_state's and the atomics' business, so nothing is charged here);
+// otherwise its lines come from memory: cold_actor, once per touch (a turn's two misses are
+// independent loads and overlap). A first touch is cold (the spawn wrote the cell outside the
+// run). Distinct actors, not touches, fill the cache: 1000 actors sending at random (forward)
+// all stay cached in 1 MiB however long between two visits of one. Why two units: fanout-idle
+// pushes to a random one of 100000 actors and runs its turn a few thousand actors later; the
+// push misses on the cell, the turn on the behavior, which the push did not reach. As one
+// unit the turn was found warm, and fanout-idle on 1 worker simulated 26-53% fast.
+// Nothing is recorded when the machine has no private_cache_kib or no cold_actor cost.
 // With a shared level (shared_cache_kib and llc_actor), every touch also goes to the head of
-// one LRU list for the whole machine; a touch that misses the private lists but finds the
-// actor there costs llc_actor instead of cold_actor (this VM: a random walk over lines costs
+// one LRU list for the whole machine; a touch that misses the private lists but finds its
+// units there costs llc_actor instead of cold_actor (this VM: a random walk over lines costs
 // 15-25 ns up to 4 MiB, 124 and more from 8 MiB on).
-void sim_platform::unlink(lru& l, place touch::*which, std::uint32_t actor) {
-  place& t = last_touch_[actor].*which;
+void sim_platform::unlink(lru& l, place touch::*which, std::uint32_t unit) {
+  place& t = last_touch_[unit].*which;
   (t.prev == no_actor ? l.head : (last_touch_[t.prev].*which).next) = t.next;
   (t.next == no_actor ? l.tail : (last_touch_[t.next].*which).prev) = t.prev;
-  l.bytes -= last_touch_[actor].footprint;
+  l.bytes -= last_touch_[unit].footprint;
   t.prev = t.next = no_actor;
   t.in = false;
 }
 
-void sim_platform::link_front(lru& l, place touch::*which, std::uint32_t actor, double capacity) {
-  place& t = last_touch_[actor].*which;
+void sim_platform::link_front(lru& l, place touch::*which, std::uint32_t unit, double capacity) {
+  place& t = last_touch_[unit].*which;
   t.in = true;
   t.next = l.head;
-  (l.head == no_actor ? l.tail : (last_touch_[l.head].*which).prev) = actor;
-  l.head = actor;
-  l.bytes += last_touch_[actor].footprint;
-  while (l.bytes > capacity && l.tail != actor) unlink(l, which, l.tail);  // an actor larger than the cache stays alone
+  (l.head == no_actor ? l.tail : (last_touch_[l.head].*which).prev) = unit;
+  l.head = unit;
+  l.bytes += last_touch_[unit].footprint;
+  while (l.bytes > capacity && l.tail != unit) unlink(l, which, l.tail);  // a unit larger than the cache stays alone
 }
 
-void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes) {
+void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at) {
   actor_state* me = g.cur;
   if (cache_bytes_ == 0 || me->core < 0) return;
-  if (actor >= last_touch_.size()) last_touch_.resize(std::size_t(actor) + 1 + last_touch_.size() / 2);
-  touch& t = last_touch_[actor];
-  const bool cold = !t.priv.in, in_shared = t.shared.in;
-  if (!cold) unlink(lru_[t.core], &touch::priv, actor);
-  if (in_shared) unlink(shared_lru_, &touch::shared, actor);
-  t.core = unsigned(me->core);
-  t.footprint = double(bytes) + actor_overhead_bytes;
-  link_front(lru_[t.core], &touch::priv, actor, cache_bytes_);
-  if (shared_bytes_ > 0) link_front(shared_lru_, &touch::shared, actor, shared_bytes_);
-  if (cold) me->pending_ns += in_shared ? llc_actor_ : cold_actor_;
+  bool cold = false, from_memory = false;
+  auto touch_unit = [&](std::uint32_t unit, double footprint) {
+    if (unit >= last_touch_.size()) last_touch_.resize(std::size_t(unit) + 1 + last_touch_.size() / 2);
+    touch& t = last_touch_[unit];
+    const bool missed = !t.priv.in, in_shared = t.shared.in;
+    if (!missed) unlink(lru_[t.core], &touch::priv, unit);
+    if (in_shared) unlink(shared_lru_, &touch::shared, unit);
+    t.core = unsigned(me->core);
+    t.footprint = footprint;
+    link_front(lru_[t.core], &touch::priv, unit, cache_bytes_);
+    if (shared_bytes_ > 0) link_front(shared_lru_, &touch::shared, unit, shared_bytes_);
+    cold |= missed;
+    from_memory |= missed && !in_shared;
+  };
+  touch_unit(2 * actor, cell_bytes);
+  if (at == touch_at::turn) touch_unit(2 * actor + 1, actor_overhead_bytes - cell_bytes + double(bytes));
+  if (cold) me->pending_ns += from_memory ? cold_actor_ : llc_actor_;
 }
 
 std::string sim_platform::where_now() const {

@@ -124,7 +124,7 @@ class sim_platform {
   void migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes);
   /// Platform contract 15: the running worker touches `actor` (cell and `bytes` of state):
   /// charges cold_actor if the private-cache model (sim_platform.cpp) says it left the caches.
-  void touch_state(std::uint32_t actor, std::uint32_t bytes);
+  void touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at = touch_at::turn);
   /// Platform contract 11: one run-queue push or pop's non-atomic work (queue_op). Static,
   /// like fence(), because the deques that would call it hold no platform reference.
   static void queue_op(queue_kind k = queue_kind::deque) {
@@ -178,20 +178,23 @@ class sim_platform {
   static constexpr double actor_overhead_bytes = 192;
   /// The lines of those bytes a migrated turn misses on (migrate_state): scattered, one transfer each.
   static constexpr double actor_overhead_lines = actor_overhead_bytes / 64;
+  /// Of those, the cell's (a push writes them); the rest, with the declared state, are the behavior's.
+  static constexpr double cell_bytes = 128;
   double cache_bytes_ = 0, cold_actor_ = 0;
   double shared_bytes_ = 0, llc_actor_ = 0;  // the shared level; shared_bytes_ 0: off
   static constexpr std::uint32_t no_actor = ~0u;
-  struct place {                  ///< an actor's place in one LRU list
+  // The lists hold units: 2a is actor a's cell, 2a + 1 its behavior and declared state.
+  struct place {                  ///< a unit's place in one LRU list
     std::uint32_t prev = no_actor, next = no_actor;  ///< toward the list's head (newer) and tail (older)
     bool in = false;              ///< in the list (not evicted since)
   };
-  struct touch {                  ///< per actor id
+  struct touch {                  ///< per unit
     place priv;                   ///< in the private list of the core that touched it last
     place shared;                 ///< in the shared list
     std::uint32_t core = 0;
     double footprint = 0;         ///< bytes it holds in a cache
   };
-  struct lru {                    ///< the actors a cache holds, newest first
+  struct lru {                    ///< the units a cache holds, newest first
     std::uint32_t head = no_actor, tail = no_actor;
     double bytes = 0;
   };

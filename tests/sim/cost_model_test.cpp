@@ -325,7 +325,7 @@ TEST_CASE("a load of a line another core of the same socket wrote costs one same
   CHECK(t.second == cost::load);
 }
 
-TEST_CASE("a plain store to a line another core wrote retires at once; the next fence or locked op waits for its transfer, and stores overlap") {
+TEST_CASE("a plain store to a line another core wrote retires at once, the next fence or locked op waits for its transfer, and stores overlap") {
   // x86's store buffer (cost_model.hpp, write): a relaxed or release store costs the core
   // atomic_store and its transfer completes in the background; a seq_cst fence or an RMW
   // waits for it. Two stores to two lines move both lines at once.
@@ -905,6 +905,33 @@ TEST_CASE("an actor touched again after its core touched more actors than its ca
   CHECK(t.after_17_others == cost::cold_actor);
   CHECK(t.big_state_after_2 == cost::cold_actor);
   CHECK(t.other_core_recent == 0);  // the line transfers are the atomics' charge
+}
+
+TEST_CASE("a push touches an actor's cell only: the turn after it still misses on the behavior, once") {
+  // fanout-idle's shape: a push into a long-untouched actor, its turn soon after. The cell
+  // came in with the push; the behavior object did not (sim_platform.cpp, touch_state).
+  struct times {
+    std::int64_t push, turn_after_push, turn_again, push_warm;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        plat.touch_state(1, 64, touch_at::turn);
+        for (std::uint32_t i = 0; i < 17; ++i) plat.touch_state(100 + i, 64, touch_at::turn);  // 17 x 256 B: 1 left
+        r.push = timed(plat, [&] { plat.touch_state(1, 64, touch_at::push); });
+        r.turn_after_push = timed(plat, [&] { plat.touch_state(1, 64, touch_at::turn); });
+        r.turn_again = timed(plat, [&] { plat.touch_state(1, 64, touch_at::turn); });
+        r.push_warm = timed(plat, [&] { plat.touch_state(1, 64, touch_at::push); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.push == cost::cold_actor);
+  CHECK(t.turn_after_push == cost::cold_actor);  // as one unit with the cell, this was 0
+  CHECK(t.turn_again == 0);
+  CHECK(t.push_warm == 0);
 }
 
 TEST_CASE("an actor out of the private cache but in the shared one costs llc_actor") {

@@ -5,9 +5,13 @@
 // runtime/deadline.hpp for each test case: the decorator's seconds (or 300 without one),
 // times the build's slowdown (sanitizers). When it expires it prints the test case and
 // the state of every run in progress (workers, queues, mailboxes) and fails the process.
+// A run whose filters match no test case fails too: ctest names each case with
+// --test-case=<name>, and a list left stale by a renamed case would otherwise pass silently.
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <string>
 
@@ -28,7 +32,12 @@ class deadline_listener final : public doctest::IReporter {
 
   void report_query(const doctest::QueryData&) override {}
   void test_run_start() override {}
-  void test_run_end(const doctest::TestRunStats&) override {}
+  void test_run_end(const doctest::TestRunStats& st) override {
+    if (st.numTestCasesPassingFilters == 0) {
+      std::fprintf(stderr, "no test case matches the filters (a renamed case and a stale ctest list? rebuild)\n");
+      std::exit(1);
+    }
+  }
   void test_case_reenter(const doctest::TestCaseData&) override {}
   void test_case_exception(const doctest::TestCaseException&) override {}
   void subcase_start(const doctest::SubcaseSignature&) override {}
