@@ -244,7 +244,7 @@ inline void write(line_state& l, double op, bool buffered = false) {
     }
   }
   me->pending_ns += c;
-  if (!buffered) not_before(me, ready);
+  not_before(me, ready);  // 0 for a buffered store: it waits for nothing
   l.writer = me->core;
   l.sharers.only(me->core);
   l.written_at = std::max(local_ns(me), visible);

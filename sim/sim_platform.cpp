@@ -265,10 +265,10 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
 // 15-25 ns up to 4 MiB, 124 and more from 8 MiB on).
 void sim_platform::unlink(lru& l, place touch::*which, std::uint32_t unit) {
   place& t = last_touch_[unit].*which;
-  (t.prev == no_actor ? l.head : (last_touch_[t.prev].*which).next) = t.next;
-  (t.next == no_actor ? l.tail : (last_touch_[t.next].*which).prev) = t.prev;
+  (t.prev == no_unit ? l.head : (last_touch_[t.prev].*which).next) = t.next;
+  (t.next == no_unit ? l.tail : (last_touch_[t.next].*which).prev) = t.prev;
   l.bytes -= last_touch_[unit].footprint;
-  t.prev = t.next = no_actor;
+  t.prev = t.next = no_unit;
   t.in = false;
 }
 
@@ -276,7 +276,7 @@ void sim_platform::link_front(lru& l, place touch::*which, std::uint32_t unit, d
   place& t = last_touch_[unit].*which;
   t.in = true;
   t.next = l.head;
-  (l.head == no_actor ? l.tail : (last_touch_[l.head].*which).prev) = unit;
+  (l.head == no_unit ? l.tail : (last_touch_[l.head].*which).prev) = unit;
   l.head = unit;
   l.bytes += last_touch_[unit].footprint;
   while (l.bytes > capacity && l.tail != unit) unlink(l, which, l.tail);  // a unit larger than the cache stays alone

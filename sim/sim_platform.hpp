@@ -182,10 +182,10 @@ class sim_platform {
   static constexpr double cell_bytes = 128;
   double cache_bytes_ = 0, cold_actor_ = 0;
   double shared_bytes_ = 0, llc_actor_ = 0;  // the shared level; shared_bytes_ 0: off
-  static constexpr std::uint32_t no_actor = ~0u;
+  static constexpr std::uint32_t no_unit = ~0u;
   // The lists hold units: 2a is actor a's cell, 2a + 1 its behavior and declared state.
   struct place {                  ///< a unit's place in one LRU list
-    std::uint32_t prev = no_actor, next = no_actor;  ///< toward the list's head (newer) and tail (older)
+    std::uint32_t prev = no_unit, next = no_unit;  ///< toward the list's head (newer) and tail (older)
     bool in = false;              ///< in the list (not evicted since)
   };
   struct touch {                  ///< per unit
@@ -195,7 +195,7 @@ class sim_platform {
     double footprint = 0;         ///< bytes it holds in a cache
   };
   struct lru {                    ///< the units a cache holds, newest first
-    std::uint32_t head = no_actor, tail = no_actor;
+    std::uint32_t head = no_unit, tail = no_unit;
     double bytes = 0;
   };
   void unlink(lru& l, place touch::*which, std::uint32_t actor);
