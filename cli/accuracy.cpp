@@ -167,6 +167,10 @@ accuracy_summary summarize(const std::vector<accuracy_case>& cases) {
       ++sum.failed;
       continue;
     }
+    if (c.host_moved) {
+      ++sum.host_moved;
+      continue;
+    }
     ++sum.compared;
     for (std::size_t i = 0; i < metrics.size(); ++i) {
       const bool none = !metrics[i].points && metrics[i].real(c) == 0 && metrics[i].sim(c) == 0;
@@ -192,21 +196,41 @@ bool within_tolerance(const accuracy_setup& setup, const accuracy_summary& sum) 
   return true;
 }
 
-bool host_matches_model(const accuracy_setup& setup) {
-  for (double p : setup.host_line_ns)
-    if (setup.model_line_ns > 0 && (p > 2 * setup.model_line_ns || 2 * p < setup.model_line_ns)) return false;
-  return true;
+bool probe_matches(const accuracy_setup& setup, double probe_ns) {
+  return setup.model_line_ns <= 0 || (probe_ns <= 2 * setup.model_line_ns && 2 * probe_ns >= setup.model_line_ns);
 }
 
-std::string host_check_text(const accuracy_setup& setup) {
-  if (setup.host_line_ns.empty()) return "";
-  std::string t = "line transfer here: " + fmt("%.1f ns before the real runs", setup.host_line_ns.front());
-  if (setup.host_line_ns.size() > 1) t += fmt(", %.1f after", setup.host_line_ns.back());
+bool host_matches_model(const accuracy_setup& setup, const accuracy_summary& sum) {
+  return sum.host_moved == 0 && (setup.runs_in_state > 0 || setup.runs_off_state == 0);
+}
+
+std::string host_check_text(const accuracy_setup& setup, const accuracy_summary& sum) {
+  const auto& p = setup.host_line_ns;
+  if (p.empty()) return "";
+  std::string t = "line transfer here: " + fmt("%.1f ns before the real runs", p.front());
+  if (p.size() > 1) {
+    const auto [lo, hi] = std::minmax_element(p.begin(), p.end());
+    t += fmt(", %.1f after", p.back()) + fmt(" (%.1f", *lo) + fmt("-%.1f", *hi) + " over " + std::to_string(p.size()) +
+         " probes, one after each run)";
+  }
   t += fmt("; the model: %.1f ns", setup.model_line_ns);
-  if (!host_matches_model(setup))
-    t += ". Over 2x apart: this machine is not in the state the model was calibrated in (a VM whose host "
-         "moved its CPUs, another machine): every case between cores is judged against the wrong machine. "
-         "Run `twinsched calibrate -o FILE` now and pass --machine FILE";
+  const std::size_t runs = setup.runs_in_state + setup.runs_off_state;
+  if (runs) {
+    t += "; " + std::to_string(setup.runs_in_state) + " of " + std::to_string(runs) +
+         " measured runs in the model's state (both probes around the run within 2x";
+    if (setup.reran) t += "; " + std::to_string(setup.reran) + " of the " + std::to_string(runs) + " re-runs, for runs the host spoiled";
+    t += ")";
+  }
+  if (runs && setup.runs_in_state == 0)
+    t += ". Not one: this machine is not in the state the model was calibrated in (a VM whose host moved its CPUs, "
+         "another machine), and every case between cores is judged against the wrong machine. Run `twinsched "
+         "calibrate -o FILE` now and pass --machine FILE";
+  if (sum.host_moved)
+    t += ". " + std::to_string(sum.host_moved) + " case" + (sum.host_moved == 1 ? " has" : "s have") +
+         " no real run in that state and " + (sum.host_moved == 1 ? "is" : "are") +
+         " left out of the summary (marked *): this machine was not in the state the model was calibrated in (a VM "
+         "whose host moved its CPUs, another machine), and a case between cores would be judged against the wrong "
+         "machine. Run `twinsched calibrate -o FILE` now and pass --machine FILE";
   return t;
 }
 
@@ -240,7 +264,7 @@ void print_accuracy(std::ostream& out, const accuracy_setup& setup, const std::v
       row.push_back("-");
     }
     row.push_back(has_sim ? ms_text(c.sim.run.wall_s * 1e3) : "-");
-    row.push_back(c.ok() ? error_text(metrics[0], metric_error(metrics[0], c)) : "FAIL");
+    row.push_back(!c.ok() ? "FAIL" : error_text(metrics[0], metric_error(metrics[0], c)) + (c.host_moved ? " *" : ""));
     t.rows.push_back(row);
   }
   t.print(out, markdown);
@@ -270,9 +294,11 @@ void print_accuracy(std::ostream& out, const accuracy_setup& setup, const std::v
   out << '\n';
   for (const auto& c : cases)
     if (!c.ok()) out << b << "FAILED " << case_name(c.s) << ": " << c.failure << '\n';
-  out << b << "cases: " << sum.cases << " (" << sum.compared << " compared, " << sum.failed << " failed)\n";
-  if (const std::string host = host_check_text(setup); !host.empty())
-    out << b << (host_matches_model(setup) ? "host check: " : "HOST CHECK FAILED: ") << host << '\n';
+  out << b << "cases: " << sum.cases << " (" << sum.compared << " compared, " << sum.failed << " failed";
+  if (sum.host_moved) out << ", " << sum.host_moved << " left out: the host was elsewhere";
+  out << ")\n";
+  if (const std::string host = host_check_text(setup, sum); !host.empty())
+    out << b << (host_matches_model(setup, sum) ? "host check: " : "HOST CHECK FAILED: ") << host << '\n';
   if (sum.compared) {
     out << b << makespan_summary(sum) << '\n';
     out << b << "median |error| of the counters (over the cases where they are not 0 on both sides):";
@@ -304,7 +330,7 @@ nlohmann::json accuracy_json(const accuracy_setup& setup, const std::vector<accu
     const workload_info* w = find_workload(c.s.workload);
     const auto values = w ? with_defaults(*w, c.s.workload_params).values : c.s.workload_params;
     for (const auto& [k, v] : values) std::visit([&, &key = k](const auto& x) { params[key] = x; }, v);
-    json real = {{"runs_s", c.real_runs_s}, {"ok", c.real.ok()}}, sim = {{"ok", c.sim.ok()}, {"real_s", c.sim.real_s}},
+    json real = {{"runs_s", c.real_runs_s}, {"off_state_runs_s", c.off_state_runs_s}, {"ok", c.real.ok()}}, sim = {{"ok", c.sim.ok()}, {"real_s", c.sim.real_s}},
          err = json::object();
     for (const auto& m : metrics) {
       real[m.key] = m.real(c);
@@ -322,6 +348,7 @@ nlohmann::json accuracy_json(const accuracy_setup& setup, const std::vector<accu
                   {"seed", c.s.seed},
                   {"ok", c.ok()},
                   {"failure", c.failure},
+                  {"host_moved", c.host_moved},
                   {"real", real},
                   {"sim", sim},
                   {"error", err}});
@@ -333,15 +360,18 @@ nlohmann::json accuracy_json(const accuracy_setup& setup, const std::vector<accu
           {"runs", setup.runs},
           {"warmup", setup.warmup},
           {"order", setup.order},
+          {"reruns", setup.reruns},
           {"error_definition",
            "relative metrics: 100 * (sim - real) / real, null when real is 0 and sim is not; busy_pct: sim - real in "
-           "percentage points; real = the median of the measured runs; summary.median_abs_error: per metric, over the "
+           "percentage points; real = the median of the measured runs made in the model's host state (of all of them when "
+           "none was: host_moved, left out of the summary); summary.median_abs_error: per metric, over the "
            "compared cases where it is defined and, for a counter, not 0 on both sides"},
           {"cases", jc},
           {"summary",
            {{"cases", sum.cases},
             {"compared", sum.compared},
             {"failed", sum.failed},
+            {"host_moved", sum.host_moved},
             {"median_abs_makespan_error_pct", sum.median_abs_error_pct},
             {"worst_abs_makespan_error_pct", sum.worst_abs_error_pct},
             {"worst_case", sum.worst_case},
@@ -351,7 +381,10 @@ nlohmann::json accuracy_json(const accuracy_setup& setup, const std::vector<accu
           {"host_check",
            {{"model_line_transfer_ns", setup.model_line_ns},
             {"host_line_transfer_ns", setup.host_line_ns},
-            {"matches", host_matches_model(setup)}}},
+            {"runs_in_state", setup.runs_in_state},
+            {"runs_off_state", setup.runs_off_state},
+            {"reran", setup.reran},
+            {"matches", host_matches_model(setup, sum)}}},
           {"tolerance_pct", opt(setup.tolerance ? std::optional(*setup.tolerance * 100) : std::nullopt)},
           {"worst_tolerance_pct",
            opt(setup.worst_tolerance ? std::optional(*setup.worst_tolerance * 100) : std::nullopt)},

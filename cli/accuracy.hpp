@@ -18,7 +18,12 @@ namespace twinsched::cli {
 /// runs measured, what the simulation predicted.
 struct accuracy_case {
   scenario s;                        ///< policy and workers already applied
-  std::vector<double> real_runs_s;   ///< every measured (not warm-up) real makespan, in run order
+  /// The measured (not warm-up) real makespans the case is judged on, in run order: those made
+  /// while the host was in the model's state (the probes on both sides of the run agreed with
+  /// the model), or every measured run if none was (then host_moved).
+  std::vector<double> real_runs_s;
+  std::vector<double> off_state_runs_s;  ///< measured runs made with the host in another state, left out of real_runs_s
+  bool host_moved = false;           ///< no measured run found the host in the model's state: shown, left out of the summary
   run_result real;                   ///< the median run (for an even count, the faster of the two middle ones)
   sim_result sim;                    ///< one simulation on s.sched.workers modeled cores
   std::string failure;               ///< why the case has no comparison (a run threw or failed its verdict); empty if ok
@@ -47,6 +52,7 @@ double median(std::vector<double> v);
 
 struct accuracy_summary {
   std::size_t cases = 0, compared = 0, failed = 0;
+  std::size_t host_moved = 0;       ///< cases left out: no real run of theirs found the host in the model's state
   double median_abs_error_pct = 0;  ///< |makespan error| over the compared cases
   double worst_abs_error_pct = 0;
   std::string worst_case;           ///< "scenario policy Nw" of the worst
@@ -65,17 +71,24 @@ struct accuracy_setup {
   unsigned runs = 3, warmup = 1;
   std::string order = "rounds";  ///< how the real runs were ordered (--order)
   std::optional<double> tolerance, worst_tolerance;  ///< fractions (0.1 = 10%)
+  unsigned reruns = 3;                ///< --reruns: extra rounds at most for runs made with the host elsewhere
   double model_line_ns = 0;           ///< the model's line transfer (line_transfer_same_socket)
-  std::vector<double> host_line_ns;   ///< probed here before and after the real runs; empty on one CPU
+  std::vector<double> host_line_ns;   ///< probed here before the first real run and after each; empty on one CPU
+  std::size_t runs_in_state = 0, runs_off_state = 0;  ///< measured real runs (re-runs included) by the probes around them
+  std::size_t reran = 0;              ///< re-runs made for runs the host spoiled
 };
 
-/// Whether this machine was in the state its model describes while the real runs ran: every
-/// line-transfer probe within 2x of the model's (the two states of this VM differ 6x). True
-/// when nothing was probed.
-bool host_matches_model(const accuracy_setup& setup);
-/// "line transfer here: 73.8 ns before the real runs, 72.1 after; the model: 9.4 ns", and when
-/// they disagree what that means and what to do; empty when nothing was probed.
-std::string host_check_text(const accuracy_setup& setup);
+/// Whether one line-transfer probe finds this machine in the state its model describes:
+/// within 2x of the model's figure (the two states of this VM differ 6x). True when the model
+/// has no figure.
+bool probe_matches(const accuracy_setup& setup, double probe_ns);
+/// Whether the host check passes: no compared case was left out for want of a real run in the
+/// model's state, and every probe matched unless re-runs replaced what the others spoiled.
+bool host_matches_model(const accuracy_setup& setup, const accuracy_summary& sum);
+/// "line transfer here: 73.8 ns before the real runs, 72.1 after (70.2-75.0 over 297 probes);
+/// the model: 9.4 ns; ...", with how many runs were in the model's state, how many were re-run,
+/// and when cases were left out what that means and what to do; empty when nothing was probed.
+std::string host_check_text(const accuracy_setup& setup, const accuracy_summary& sum);
 
 /// True when the summary meets both tolerances that were given (and no case failed).
 bool within_tolerance(const accuracy_setup& setup, const accuracy_summary& sum);

@@ -11,6 +11,11 @@ fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
 cd "$tmp" || exit 1
 # Two cases of a few milliseconds each: forward with 200 hops per token, 1 worker, one measured run.
 tiny=(--scenario forward --param hops=200 --policy stealing,shared-queue --workers 1 --runs 1)
+# Until the host check's own tests below, the probes return the model's line transfer (the
+# probes' test seam): a host whose figure hovers near 2x the stock model's would otherwise
+# leave a case out or add re-runs, and these checks count cases and steps.
+TWINSCHED_TEST_PROBES=$(sed -nE 's/^line_transfer_same_socket_ns = //p' "$models/this-machine.toml")
+export TWINSCHED_TEST_PROBES
 
 out=$("$bin" accuracy "${tiny[@]}" 2>err.txt); rc=$?
 rows=$(grep -cE '^forward +(stealing|shared-queue) +1 ' <<<"$out")
@@ -112,28 +117,61 @@ bad "--json and --markdown: choose one" --json --markdown
 bad "no case to run" --scenario forward --policy donation --workers 1
 bad "--report no/such/folder/r.html: cannot create the file" --report no/such/folder/r.html
 
-# The host check: a line transfer probed before and after the real runs, against the model's.
+# The host check: a line transfer probed before the real runs and after each, against the model's.
 # A model 10,000x off either way (no state of any machine) must be flagged, in the table, on
-# stderr before the runs and in the JSON; the stock model's probes must be recorded.
+# stderr before the runs and in the JSON; with no run in the model's state, every run counts
+# and nothing is re-run. The stock model's probes must be recorded, one per run.
+unset TWINSCHED_TEST_PROBES
 if (( $(nproc) >= 2 )); then
   for far in 100000 0.001; do
     sed -E "s/^(line_transfer_(same|cross)_socket_ns) = .*/\1 = $far/" "$models/this-machine.toml" >"far-$far.toml"
     out=$("$bin" accuracy "${tiny[@]}" --machine "far-$far.toml" 2>err.txt); rc=$?
-    if [[ $rc -eq 0 && $out == *"HOST CHECK FAILED: line transfer here: "*" ns before the real runs, "*" after; the model: "*"Over 2x apart"*"twinsched calibrate -o FILE"* &&
-          $(head -1 err.txt) == "accuracy: warning: line transfer here: "*"Over 2x apart"* ]]; then
-      ok "a model whose line transfer is $far ns fails the host check, on stderr before the runs and in the table"
+    if [[ $rc -eq 0 && $out == *"cases: 2 (2 compared, 0 failed)"* &&
+          $out == *"HOST CHECK FAILED: line transfer here: "*" ns before the real runs, "*" after ("*" over 5 probes, one after each run); the model: "*"; 0 of 2 measured runs in the model's state"*"Not one: "*"twinsched calibrate -o FILE"* &&
+          $(head -1 err.txt) == "accuracy: warning: line transfer here "*"over 2x apart"* && $(cat err.txt) != *"real re-run"* ]]; then
+      ok "a model whose line transfer is $far ns fails the host check: warned before the runs, nothing re-run, every case judged"
     else
       fail "host check with line transfer $far ns ($rc): $out $(cat err.txt)"
     fi
   done
   "$bin" accuracy "${tiny[@]}" --machine far-100000.toml --json >far.json 2>/dev/null
+  # The host moving within the matrix, through the probes' test seam (TWINSCHED_TEST_PROBES: the
+  # figures the probes return, in order, the last repeating) and a model at 10 ns. --runs 2, no
+  # warm-up: case A's runs lie between probes 0-1 and 2-3, B's between 1-2 and 3-4. With
+  # 10,10,100,10,10 each has one run in state and one not; one re-run round (between probes
+  # 4-5, 5-6, both 10) completes both. With 10,10,100 and --runs 1, B's run and its re-run
+  # are both spoiled: B is left out, A is judged.
+  sed -E "s/^(line_transfer_(same|cross)_socket_ns) = .*/\1 = 10/" "$models/this-machine.toml" >m10.toml
+  moved=(--scenario forward --param hops=200 --policy stealing,shared-queue --workers 1 --warmup 0 --machine m10.toml --json)
+  TWINSCHED_TEST_PROBES=10,10,100,10,10 "$bin" accuracy "${moved[@]}" --runs 2 >mixed.json 2>/dev/null
+  TWINSCHED_TEST_PROBES=10,10,100 "$bin" accuracy "${moved[@]}" --runs 1 >left.json 2>/dev/null; rc=$?
   if command -v python3 >/dev/null; then
     python3 -c '
 import json
 a, f = json.load(open("a.json"))["host_check"], json.load(open("far.json"))["host_check"]
-assert len(a["host_line_transfer_ns"]) == 2 and all(0 < x < 10000 for x in a["host_line_transfer_ns"]), a
-assert a["model_line_transfer_ns"] > 0 and f["model_line_transfer_ns"] == 100000 and f["matches"] is False, (a, f)
-' && ok "--json records the host check: two probes, the figure of the model, whether they match" || fail "host_check in JSON"
+assert a["matches"] is True and a["model_line_transfer_ns"] > 0 and a["runs_in_state"] == 2, a
+assert len(f["host_line_transfer_ns"]) == 5 and all(0 < x < 10000 for x in f["host_line_transfer_ns"]), f
+assert f["model_line_transfer_ns"] == 100000 and f["matches"] is False, f
+assert f["runs_in_state"] == 0 and f["runs_off_state"] == 2 and f["reran"] == 0, f
+' && ok "--json records the host check: a probe per run, the figure of the model, runs in and out of its state, whether they match" || fail "host_check in JSON"
+    python3 -c '
+import json
+m, l = json.load(open("mixed.json")), json.load(open("left.json"))
+h = m["host_check"]
+assert h["host_line_transfer_ns"] == [10, 10, 100, 10, 10, 10, 10] and h["matches"] is True, h
+assert (h["runs_in_state"], h["runs_off_state"], h["reran"]) == (4, 2, 2), h
+for c in m["cases"]:
+    r = c["real"]
+    assert not c["host_moved"] and len(r["runs_s"]) == 2 and len(r["off_state_runs_s"]) == 1, c
+    assert r["makespan_ms"] / 1e3 in r["runs_s"] or abs(r["makespan_ms"] / 1e3 - min(r["runs_s"])) < 1e-12, r
+assert m["summary"]["compared"] == 2 and m["summary"]["host_moved"] == 0, m["summary"]
+A, B = l["cases"]
+assert not A["host_moved"] and B["host_moved"] and len(B["real"]["runs_s"]) == 2, (A, B)
+s = l["summary"]
+assert s["compared"] == 1 and s["host_moved"] == 1 and s["worst_case"] == "forward stealing 1w", s
+assert abs(s["worst_abs_makespan_error_pct"] - abs(A["error"]["makespan_ms"])) < 1e-9 and l["host_check"]["matches"] is False, s
+' && [[ $rc -eq 0 ]] && ok "a host move between two runs: the spoiled runs are re-run and left out; a case with none in state is left out of the summary" ||
+      fail "host moving within the matrix ($rc): $(cat mixed.json left.json | head -c 3000)"
   fi
 fi
 
