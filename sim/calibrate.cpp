@@ -17,8 +17,9 @@
 //       runs ahead of the others by about what one needs to reach it (cost_model.hpp draws
 //       each yield point between half and one and a half quanta)
 //   lock_handoff: two pinned threads alternate on a turn flag, taking a std::mutex each turn
-//       or not; the difference per hand-off, minus the lock word's line transfer and rmw
-//       (the model charges those apart)
+//       in odd batches and not in even ones; the median over neighbouring batches of the
+//       difference per hand-off, minus the lock word's line transfer and rmw (the model
+//       charges those apart)
 //   park / unpark / wake_latency: a futex-backed std::condition_variable; park = one futex
 //       wait syscall that returns at once, unpark = notify_one with a sleeper, wake latency =
 //       notify to the sleeper running (steady_clock stamps on both sides)
@@ -155,11 +156,16 @@ double per_op(std::uint64_t n, F body) {
   return ns_since(t0) / double(n);
 }
 
-/// The lower quartile of v (see cost_of).
-double lower_quartile(std::vector<double> v) {
+/// The q-quantile of v (0 for none), and its median.
+double quantile_of(std::vector<double> v, double q) {
+  if (v.empty()) return 0;
   std::sort(v.begin(), v.end());
-  return v[std::size_t(0.25 * double(v.size() - 1) + 0.5)];
+  return v[std::size_t(q * double(v.size() - 1) + 0.5)];
 }
+double median_of(const std::vector<double>& v) { return quantile_of(v, 0.5); }
+
+/// The lower quartile of v (see cost_of).
+double lower_quartile(const std::vector<double>& v) { return quantile_of(v, 0.25); }
 
 /// Two threads pinned to CPUs 0 and 1 play `batches` x `rounds` rounds: `a_round(i)` on CPU 0,
 /// `b_round(i)` on CPU 1 (each waits for the other's move). One thread pair for all batches,
@@ -720,38 +726,41 @@ calibration calibrate_machine(const calibrate_options& o) {
   }));
   asm volatile("" : : "r"(sink));
   m.migration_per_kib = std::max(0.0, (2 * migrate - 2 * one_way) / 16.0);  // once per round trip
+  std::vector<double> lock_adds;  // per pair of neighbouring batches, what the lock added to a hand-off
   {
     // strict alternation on a turn flag, with and without taking a std::mutex each turn: the
     // difference is what the lock adds to a hand-off (the flag's own trip is not the lock's:
     // subtracting a dependent load's line transfer for it, as before, left the spinner's
-    // exit in the term, 347 instead of ~200 ns with the CPUs far apart, 40 instead of ~5 close)
+    // exit in the term, 347 instead of ~200 ns with the CPUs far apart, 40 instead of ~5 close).
+    // Batches with and without the lock alternate in one run, and the term is the median of
+    // the differences of neighbouring batches: the two sides see the same host. Before, the
+    // least of three runs of each side, minutes of host drift between them, gave 72 ns and
+    // 196 ns in one host state (line transfer 70-72 ns both times).
     std::mutex mx;
     line turn;
-    auto alternate = [&](bool take_lock) {
-      // one side's round: wait for its turn, maybe take the lock, pass the turn
-      auto side = [&, take_lock](std::uint64_t mine) {
-        return [&, take_lock, mine](int) {
-          while (turn.v.load(std::memory_order_acquire) != mine) {
-          }
-          if (take_lock) {  // taken and released before the flag moves: never contended
-            mx.lock();
-            mx.unlock();
-          }
-          turn.v.store(1 - mine, std::memory_order_release);
-        };
+    constexpr int rounds = 25;  // per batch
+    auto side = [&](std::uint64_t mine) {
+      return [&, mine](int i) {
+        while (turn.v.load(std::memory_order_acquire) != mine) {
+        }
+        if ((i / rounds) % 2 == 1) {  // odd batches take the lock, before the flag moves: never contended
+          mx.lock();
+          mx.unlock();
+        }
+        turn.v.store(1 - mine, std::memory_order_release);
       };
-      return lower_quartile(pinned_pair(pair_batches, 25, side(0), side(1))) / 2;  // a round is two hand-offs
     };
-    double flag_only = alternate(false), with_lock = alternate(true);
-    for (int k = 0; k < 2; ++k) {  // alternated, the fastest of each: the host's state drifts
-      flag_only = std::min(flag_only, alternate(false));
-      with_lock = std::min(with_lock, alternate(true));
-    }
-    m.lock_handoff = std::max(0.0, with_lock - flag_only - m.line_same_socket - m.atomic_rmw);  // the lock word's move is charged apart
+    // each batch's time per hand-off (a round is two); element j is batch j + 1 (pinned_pair
+    // drops batch 0), so odd j ran without the lock and the even j after it with it
+    const std::vector<double> v = pinned_pair(6 * pair_batches, rounds, side(0), side(1));
+    for (std::size_t j = 1; j + 1 < v.size(); j += 2) lock_adds.push_back((v[j + 1] - v[j]) / 2);
+    m.lock_handoff = std::max(0.0, median_of(lock_adds) - m.line_same_socket - m.atomic_rmw);  // the lock word's move is charged apart
   }
   note(fmt("line transfer %.1f ns (a dependent load of a line the other CPU wrote; a ping-pong's one way: %.0f ns)",
            m.line_same_socket, one_way) +
-       fmt(", migration %.0f ns/KiB, lock hand-off %.0f ns", m.migration_per_kib, m.lock_handoff));
+       fmt(", migration %.0f ns/KiB, lock hand-off %.0f ns", m.migration_per_kib, m.lock_handoff) +
+       fmt(" (the lock adds %.0f ns a hand-off, median;", median_of(lock_adds)) +
+       fmt(" quartiles %.0f", quantile_of(lock_adds, 0.25)) + fmt("-%.0f)", quantile_of(lock_adds, 0.75)));
 
   say("calibrate: parking (futex wait, condition variable wake-ups)");
   int word = 0;
