@@ -38,7 +38,10 @@ class envelope_depot {
     }
     slabs_.push_back(std::make_unique<envelope<P>[]>(batch));
     envelope<P>* s = slabs_.back().get();
-    for (std::size_t i = 0; i < batch; ++i) out[i] = &s[i];
+    for (std::size_t i = 0; i < batch; ++i) {
+      s[i].slot = std::uint32_t((slabs_.size() - 1) * batch + i);
+      out[i] = &s[i];
+    }
   }
 
   /// Keeps the `batch` envelopes at `from`. Out of line: once per batch, and inlined it

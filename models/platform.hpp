@@ -76,6 +76,12 @@
 //       (`touch_at::turn`) reads the cell, the behavior object and `bytes` of declared
 //       state. The simulator charges `cold_actor` when what it touches left every cache
 //       since the last touch (its private-cache model: an LRU per core); no scheduling point.
+//   16. `touch_message(slot, at)`: the calling worker touches the envelope with that slot
+//       (envelope.hpp): a send (`touch_at::push`) writes it, a turn (`touch_at::turn`) reads
+//       it to process its message. The simulator charges `cold_actor` when a read finds it
+//       gone from every cache since it was written (in the same LRU as 15), as when a
+//       last-in-first-out queue leaves a message waiting behind many others; the write costs
+//       nothing (it waits in the store buffer while its line comes). No scheduling point.
 //   14. `P::runtime_work(op)` (static): the runtime's own non-atomic work that the atomics
 //       above do not stand for, once per `runtime_op`: `message` (the worker loop's fixed
 //       cost per message: dispatch to the behavior, counters), `turn` (per actor turn),
@@ -129,7 +135,7 @@ enum class runtime_op : std::uint8_t { message, turn, envelope, mailbox_push, ma
 enum class touch_at : std::uint8_t { push, turn };
 inline constexpr unsigned runtime_op_count = 5;
 
-/// Contract 10-12, 14 and 15: the cost hooks only the simulator gives meaning to (no-ops on real cores).
+/// Contract 10-12 and 14-16: the cost hooks only the simulator gives meaning to (no-ops on real cores).
 template <class P>
 concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::uint32_t bytes, runtime_op op) {
   { p.charge_ns(ns) } -> std::same_as<void>;
@@ -138,6 +144,7 @@ concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::
   { P::runtime_work(op) } -> std::same_as<void>;
   { p.migrate_state(worker, worker, bytes) } -> std::same_as<void>;
   { p.touch_state(std::uint32_t{}, bytes, touch_at::push) } -> std::same_as<void>;
+  { p.touch_message(std::uint32_t{}, touch_at::turn) } -> std::same_as<void>;
 };
 
 /// Contract 1-12: everything models/ may ask of the machine.

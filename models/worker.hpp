@@ -172,6 +172,7 @@ class worker final : public context {
     // cannot be forwarded from them: it waits for them to reach the cache (a quarter of the
     // time per message of pingpong on one worker, in perf). A load per field is forwarded.
     copy_fields(e->msg, m);
+    s_.plat().touch_message(e->slot, touch_at::push);  // platform.hpp 16
     e->msg.sender = current_;
     ++sent_local_;
     // numbered by the sending actor, so that ids survive a different schedule (replay)
@@ -334,6 +335,7 @@ class worker final : public context {
   }
 
   void process(cell& a, envelope<P>& e) {
+    s_.plat().touch_message(e.slot, touch_at::turn);  // its message is read now (platform.hpp 16)
     P::runtime_work(runtime_op::message);
     P::runtime_work(runtime_op::mailbox_pop);  // the pop that took it (per message, whichever path took it)
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_begin, index_, a.id(), e.id, 0);

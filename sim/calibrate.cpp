@@ -926,7 +926,8 @@ calibration calibrate_machine(const calibrate_options& o) {
     // Cold actors: the ring again with so many actors and tokens that an actor has left the
     // private cache whenever a token reaches it, and a FIFO run queue, so that its turn comes
     // long after the send (two cold touches a message, their misses not chained one on the
-    // other as a lone token's are). Simulated with everything above and cold_actor = 0, then
+    // other as a lone token's are; the 2^14 envelopes in flight, 1 MiB, mostly stay in a
+    // shared level where there is one). Simulated with everything above and cold_actor = 0, then
     // with cold_actor = 1 us to count the touches the model finds cold: what the simulation
     // misses, per cold touch, is cold_actor.
     m.private_cache_kib = private_cache_kib();

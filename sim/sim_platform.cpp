@@ -264,44 +264,60 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
 // units there costs llc_actor instead of cold_actor (this VM: a random walk over lines costs
 // 15-25 ns up to 4 MiB, 124 and more from 8 MiB on).
 void sim_platform::unlink(lru& l, place touch::*which, std::uint32_t unit) {
-  place& t = last_touch_[unit].*which;
-  (t.prev == no_unit ? l.head : (last_touch_[t.prev].*which).next) = t.next;
-  (t.next == no_unit ? l.tail : (last_touch_[t.next].*which).prev) = t.prev;
-  l.bytes -= last_touch_[unit].footprint;
+  place& t = unit_touch(unit).*which;
+  (t.prev == no_unit ? l.head : (unit_touch(t.prev).*which).next) = t.next;
+  (t.next == no_unit ? l.tail : (unit_touch(t.next).*which).prev) = t.prev;
+  l.bytes -= unit_touch(unit).footprint;
   t.prev = t.next = no_unit;
   t.in = false;
 }
 
 void sim_platform::link_front(lru& l, place touch::*which, std::uint32_t unit, double capacity) {
-  place& t = last_touch_[unit].*which;
+  place& t = unit_touch(unit).*which;
   t.in = true;
   t.next = l.head;
-  (l.head == no_unit ? l.tail : (last_touch_[l.head].*which).prev) = unit;
+  (l.head == no_unit ? l.tail : (unit_touch(l.head).*which).prev) = unit;
   l.head = unit;
-  l.bytes += last_touch_[unit].footprint;
+  l.bytes += unit_touch(unit).footprint;
   while (l.bytes > capacity && l.tail != unit) unlink(l, which, l.tail);  // a unit larger than the cache stays alone
+}
+
+bool sim_platform::touch_unit(std::uint32_t unit, double footprint, bool& from_memory) {
+  auto& v = unit & envelope_unit ? envelope_touch_ : last_touch_;
+  if (const std::size_t i = unit & ~envelope_unit; i >= v.size()) v.resize(i + 1 + v.size() / 2);
+  touch& t = unit_touch(unit);
+  const bool missed = !t.priv.in, in_shared = t.shared.in;
+  if (!missed) unlink(lru_[t.core], &touch::priv, unit);
+  if (in_shared) unlink(shared_lru_, &touch::shared, unit);
+  t.core = unsigned(g.cur->core);
+  t.footprint = footprint;
+  link_front(lru_[t.core], &touch::priv, unit, cache_bytes_);
+  if (shared_bytes_ > 0) link_front(shared_lru_, &touch::shared, unit, shared_bytes_);
+  from_memory |= missed && !in_shared;
+  return missed;
 }
 
 void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at) {
   actor_state* me = g.cur;
   if (cache_bytes_ == 0 || me->core < 0) return;
-  bool cold = false, from_memory = false;
-  auto touch_unit = [&](std::uint32_t unit, double footprint) {
-    if (unit >= last_touch_.size()) last_touch_.resize(std::size_t(unit) + 1 + last_touch_.size() / 2);
-    touch& t = last_touch_[unit];
-    const bool missed = !t.priv.in, in_shared = t.shared.in;
-    if (!missed) unlink(lru_[t.core], &touch::priv, unit);
-    if (in_shared) unlink(shared_lru_, &touch::shared, unit);
-    t.core = unsigned(me->core);
-    t.footprint = footprint;
-    link_front(lru_[t.core], &touch::priv, unit, cache_bytes_);
-    if (shared_bytes_ > 0) link_front(shared_lru_, &touch::shared, unit, shared_bytes_);
-    cold |= missed;
-    from_memory |= missed && !in_shared;
-  };
-  touch_unit(2 * actor, cell_bytes);
-  if (at == touch_at::turn) touch_unit(2 * actor + 1, actor_overhead_bytes - cell_bytes + double(bytes));
+  bool from_memory = false;
+  bool cold = touch_unit(2 * actor, cell_bytes, from_memory);
+  if (at == touch_at::turn) cold |= touch_unit(2 * actor + 1, actor_overhead_bytes - cell_bytes + double(bytes), from_memory);
   if (cold) me->pending_ns += from_memory ? cold_actor_ : llc_actor_;
+}
+
+// An envelope is one line, a unit of its own in the same lists. The send's write is free (the
+// store buffer hides its miss, and a burst of sends' misses overlap); the turn's read, which
+// the message's processing waits for, pays cold_actor (llc_actor from the shared level) if the
+// line left this core's cache since. A FIFO queue or a recycled envelope finds it warm; a LIFO
+// deque that buries messages under many newer ones (stealing on fanout-idle: 400000 messages
+// queued before most are read) does not.
+void sim_platform::touch_message(std::uint32_t slot, touch_at at) {
+  actor_state* me = g.cur;
+  if (cache_bytes_ == 0 || me->core < 0) return;
+  bool from_memory = false;
+  const bool cold = touch_unit(envelope_unit | slot, 64, from_memory);
+  if (cold && at == touch_at::turn) me->pending_ns += from_memory ? cold_actor_ : llc_actor_;
 }
 
 std::string sim_platform::where_now() const {

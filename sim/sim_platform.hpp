@@ -125,6 +125,8 @@ class sim_platform {
   /// Platform contract 15: the running worker touches `actor` (cell and `bytes` of state):
   /// charges cold_actor if the private-cache model (sim_platform.cpp) says it left the caches.
   void touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at = touch_at::turn);
+  /// Contract 16: a send writes envelope `slot` (push), a turn reads it (turn).
+  void touch_message(std::uint32_t slot, touch_at at);
   /// Platform contract 11: one run-queue push or pop's non-atomic work (queue_op). Static,
   /// like fence(), because the deques that would call it hold no platform reference.
   static void queue_op(queue_kind k = queue_kind::deque) {
@@ -183,7 +185,9 @@ class sim_platform {
   double cache_bytes_ = 0, cold_actor_ = 0;
   double shared_bytes_ = 0, llc_actor_ = 0;  // the shared level; shared_bytes_ 0: off
   static constexpr std::uint32_t no_unit = ~0u;
-  // The lists hold units: 2a is actor a's cell, 2a + 1 its behavior and declared state.
+  // The lists hold units: 2a is actor a's cell, 2a + 1 its behavior and declared state;
+  // envelope_unit | s the envelope with slot s (kept apart, in envelope_touch_).
+  static constexpr std::uint32_t envelope_unit = 1u << 31;
   struct place {                  ///< a unit's place in one LRU list
     std::uint32_t prev = no_unit, next = no_unit;  ///< toward the list's head (newer) and tail (older)
     bool in = false;              ///< in the list (not evicted since)
@@ -198,11 +202,18 @@ class sim_platform {
     std::uint32_t head = no_unit, tail = no_unit;
     double bytes = 0;
   };
-  void unlink(lru& l, place touch::*which, std::uint32_t actor);
-  void link_front(lru& l, place touch::*which, std::uint32_t actor, double capacity);
+  void unlink(lru& l, place touch::*which, std::uint32_t unit);
+  void link_front(lru& l, place touch::*which, std::uint32_t unit, double capacity);
+  /// The calling worker's core touches `unit`: moves it to the front of that core's list (and
+  /// the shared one). Returns whether it was in no private list; `from_memory` is set when it
+  /// was in no list at all.
+  bool touch_unit(std::uint32_t unit, double footprint, bool& from_memory);
+  touch& unit_touch(std::uint32_t unit) {
+    return unit & envelope_unit ? envelope_touch_[unit & ~envelope_unit] : last_touch_[unit];
+  }
   std::vector<lru> lru_;  // per modeled core
   lru shared_lru_;
-  std::vector<touch> last_touch_;
+  std::vector<touch> last_touch_, envelope_touch_;
   double abort_clock_s_ = 0;
   sim_stats stats_;
 };

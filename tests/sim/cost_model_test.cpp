@@ -934,6 +934,34 @@ TEST_CASE("a push touches an actor's cell only: the turn after it still misses o
   CHECK(t.push_warm == 0);
 }
 
+TEST_CASE("an envelope's write is free, its read after the cache turned over costs cold_actor") {
+  // stealing on fanout-idle: a LIFO deque buries a message under many newer ones, and its
+  // envelope has left the cache when its turn reads it (sim_platform.cpp, touch_message).
+  struct times {
+    std::int64_t first_write, read_soon, read_again, write_again, read_after_17_actors;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        r.first_write = timed(plat, [&] { plat.touch_message(5, touch_at::push); });  // a fresh slab's line
+        r.read_soon = timed(plat, [&] { plat.touch_message(5, touch_at::turn); });
+        r.read_again = timed(plat, [&] { plat.touch_message(5, touch_at::turn); });
+        r.write_again = timed(plat, [&] { plat.touch_message(5, touch_at::push); });
+        for (std::uint32_t i = 0; i < 17; ++i) plat.touch_state(100 + i, 64, touch_at::turn);  // 17 x 256 B: 4 KiB turned over
+        r.read_after_17_actors = timed(plat, [&] { plat.touch_message(5, touch_at::turn); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.first_write == 0);  // the store buffer hides a write's miss
+  CHECK(t.read_soon == 0);
+  CHECK(t.read_again == 0);
+  CHECK(t.write_again == 0);
+  CHECK(t.read_after_17_actors == cost::cold_actor);  // envelopes share the actors' cache
+}
+
 TEST_CASE("an actor out of the private cache but in the shared one costs llc_actor") {
   // The probe's private cache holds 16 footprints of 256 bytes; a shared cache of 16 KiB
   // holds 64, for every core.
