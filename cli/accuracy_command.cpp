@@ -458,7 +458,7 @@ void add_accuracy_command(CLI::App& app, action& chosen) {
               0, 100);
   takes_whole(cmd->add_option("--reruns", o->reruns,
                               "Extra rounds, at most, re-running the cases whose runs found the host in another state "
-                              "than the model's (0: none; such runs are never counted).")
+                              "than the model's (0: none). Such runs count only if no run of the matrix found the model's state.")
                   ->type_name("N")
                   ->capture_default_str(),
               0, 100);
