@@ -173,13 +173,12 @@ void finish_case(accuracy_case& c, const std::vector<measured_run>& runs, bool a
                  matrix_progress& p, std::size_t step) {
   if (!c.failure.empty()) return;
   const std::string name = case_name(c.s);
+  c.host_moved = !all_off && std::none_of(runs.begin(), runs.end(), [](const measured_run& m) { return m.in_state; });
   std::vector<const run_result*> kept;
-  for (const auto& m : runs)
-    if (m.in_state || all_off) kept.push_back(&m.r);
-  c.host_moved = kept.empty();
   for (const auto& m : runs) {
-    if (c.host_moved) kept.push_back(&m.r);
-    (m.in_state || all_off || c.host_moved ? c.real_runs_s : c.off_state_runs_s).push_back(m.r.wall_s);
+    const bool counts = m.in_state || all_off || c.host_moved;
+    (counts ? c.real_runs_s : c.off_state_runs_s).push_back(m.r.wall_s);
+    if (counts) kept.push_back(&m.r);
   }
   std::sort(kept.begin(), kept.end(), [](const run_result* a, const run_result* b) { return a->wall_s < b->wall_s; });
   c.real = *kept[(kept.size() - 1) / 2];

@@ -283,7 +283,7 @@ void sim_platform::link_front(lru& l, place touch::*which, std::uint32_t unit, d
 }
 
 bool sim_platform::touch_unit(std::uint32_t unit, double footprint, bool& from_memory) {
-  auto& v = unit & envelope_unit ? envelope_touch_ : last_touch_;
+  auto& v = touches_of(unit);
   if (const std::size_t i = unit & ~envelope_unit; i >= v.size()) v.resize(i + 1 + v.size() / 2);
   touch& t = unit_touch(unit);
   const bool missed = !t.priv.in, in_shared = t.shared.in;

@@ -208,9 +208,10 @@ class sim_platform {
   /// the shared one). Returns whether it was in no private list; `from_memory` is set when it
   /// was in no list at all.
   bool touch_unit(std::uint32_t unit, double footprint, bool& from_memory);
-  touch& unit_touch(std::uint32_t unit) {
-    return unit & envelope_unit ? envelope_touch_[unit & ~envelope_unit] : last_touch_[unit];
-  }
+  /// Where `unit` is kept: envelope_touch_ for envelopes, last_touch_ for actors' parts,
+  /// indexed by unit & ~envelope_unit.
+  std::vector<touch>& touches_of(std::uint32_t unit) { return unit & envelope_unit ? envelope_touch_ : last_touch_; }
+  touch& unit_touch(std::uint32_t unit) { return touches_of(unit)[unit & ~envelope_unit]; }
   std::vector<lru> lru_;  // per modeled core
   lru shared_lru_;
   std::vector<touch> last_touch_, envelope_touch_;
