@@ -44,6 +44,7 @@ const std::vector<cost_key>& cost_table() {
       {"burn_call", &machine_model::burn_call},
       {"cold_actor", &machine_model::cold_actor},
       {"llc_actor", &machine_model::llc_actor},
+      {"memory_load", &machine_model::memory_load},
   };
   return t;
 }

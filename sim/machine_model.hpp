@@ -49,6 +49,10 @@ struct machine_model {
   double cold_actor = 0;
   /// The same, when the actor is still in the shared cache (see shared_cache_kib).
   double llc_actor = 0;
+  /// A load from memory that nothing overlaps: a turn's read of a queued message whose envelope
+  /// left every cache (the mailbox is a linked list, so each envelope's address comes from the
+  /// load before it). 0: such a read costs cold_actor.
+  double memory_load = 0;
 
   // [kernels]: ns per unit of a workload's compute kernel (workload_info::kernels), measured by
   // calibrate; the simulator uses it for the kernel's parameter when a scenario leaves it unset.

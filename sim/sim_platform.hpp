@@ -183,6 +183,7 @@ class sim_platform {
   /// Of those, the cell's (a push writes them); the rest, with the declared state, are the behavior's.
   static constexpr double cell_bytes = 128;
   double cache_bytes_ = 0, cold_actor_ = 0;
+  double memory_load_ = 0;  // a queued message read from memory (touch_message); cold_actor_ where the model has none
   double shared_bytes_ = 0, llc_actor_ = 0;  // the shared level; shared_bytes_ 0: off
   static constexpr std::uint32_t no_unit = ~0u;
   // The lists hold units: 2a is actor a's cell, 2a + 1 its behavior and declared state;
