@@ -39,7 +39,7 @@
 //   mailbox_push / mailbox_pop: a mailbox (models/mailbox.hpp) receives n envelopes, then
 //       its owner pops them all; per push and per pop, minus the simulated charge of the same
 //   private_cache_kib, cold_actor: the L2 size sysfs (else CPUID) reports; the ring again, with 2^17 actors
-//       and 2^14 tokens on a FIFO queue (every touch of an actor finds it evicted), against its
+//       and 2^12 tokens on a FIFO queue (every touch of an actor finds it evicted), against its
 //       simulation with everything else measured: the time missed per touch the model finds cold
 //   shared_cache_kib, memory_load: a random walk over lines (each load's address in the line
 //       before), 2x the private cache up to 128 MiB: the largest set below a quarter of the
@@ -466,8 +466,11 @@ void register_ring() {
                      [](const workload_params& p, std::uint64_t seed) { return std::make_unique<ring_workload>(p, seed); }});
 }
 
-/// Actors of the cold ring: 2^17 of ~250 bytes each (32 MiB) overflow any private cache, and
-/// its 2^14 tokens' actors (4 MiB) a 2 MiB one while they wait in the run queue.
+/// Actors of the cold ring: 2^17 of ~250 bytes each (32 MiB) overflow any private cache. Its
+/// 2^12 tokens' actors and envelopes (~1.3 MiB) overflow a 1 MiB one while they wait in the
+/// run queue, and stay in a shared level of 2 MiB or more. With 2^14 (4-5 MiB) a calibration
+/// that found a 4 MiB level had the model read the ring's envelopes from memory (memory_load
+/// each), and solved cold_actor to 0 where another, finding 8 MiB, solved 68 ns.
 constexpr std::int64_t cold_ring_actors = std::int64_t(1) << 17, cold_ring_tokens = std::int64_t(1) << 12;
 
 /// The size of cpu0's level-2 cache in KiB, from sysfs, else (a VM whose kernel lists no
@@ -930,8 +933,8 @@ calibration calibrate_machine(const calibrate_options& o) {
     // Cold actors: the ring again with so many actors and tokens that an actor has left the
     // private cache whenever a token reaches it, and a FIFO run queue, so that its turn comes
     // long after the send (two cold touches a message, their misses not chained one on the
-    // other as a lone token's are; the 2^14 envelopes in flight, 1 MiB, mostly stay in a
-    // shared level where there is one). Simulated with everything above and cold_actor = 0, then
+    // other as a lone token's are; the 2^12 envelopes in flight, 256 KiB, stay in a shared
+    // level where there is one). Simulated with everything above and cold_actor = 0, then
     // with cold_actor = 1 us to count the touches the model finds cold: what the simulation
     // misses, per cold touch, is cold_actor.
     m.private_cache_kib = private_cache_kib();
