@@ -1059,7 +1059,7 @@ std::string machine_toml(const calibration& c) {
   cost("mailbox_pop", m.mailbox_pop);
   cost("burn_call", m.burn_call);
   cost("cold_actor", m.cold_actor);
-  cost("llc_actor", m.llc_actor);  // 0 without a shared level
+  cost("llc_actor", m.llc_actor);  // 0: no shared level, or hits there cost nothing more
   cost("memory_load", m.memory_load);
   if (!m.kernels.empty()) {
     t += "\n[kernels]\n";
