@@ -80,7 +80,7 @@ struct idle_actor_probe final : workload {
   void start(context& ctx) override {
     rss_before_kib = peak_kib();
     auto t0 = std::chrono::steady_clock::now();
-    for (std::uint64_t i = 0; i < n; ++i) ctx.spawn(std::make_unique<nothing>());
+    for (std::uint64_t i = 0; i < n; ++i) ctx.spawn_as<nothing>({});
     spawn_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     rss_after_kib = peak_kib();
   }

@@ -26,9 +26,9 @@ struct countdown final : workload {
   void start(context& ctx) override {
     std::vector<actor_ref> refs;
     for (std::uint64_t i = 0; i < actors; ++i) {
-      auto b = std::make_unique<ring_member>();
-      members.push_back(b.get());
-      refs.push_back(ctx.spawn(std::move(b)));
+      auto made = ctx.spawn_as<ring_member>({});  // the new actor, and its behavior
+      members.push_back(&made.behavior);
+      refs.push_back(made);
     }
     for (std::uint64_t i = 0; i < actors; ++i) members[i]->next = refs[(i + 1) % actors];
     ctx.send(refs[0], message{from});

@@ -24,6 +24,7 @@
 //   word, so one comes first. If the push does, the CAS fails and the owner runs on; if the
 //   CAS does, the push sees the idle bit and schedules the actor. Never both, never neither.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -38,43 +39,71 @@ namespace twinsched {
 class actor {
  public:
   std::uint32_t id() const { return id_; }
-  std::uint64_t processed() const { return processed_; }
   bool stopped() const { return stopped_; }
 
-  /// Worker or dispatcher this actor belongs to, for policies that bind actors (distribution,
-  /// sharing, adaptive); unused by the others.
-  std::uint32_t home = 0;
-  /// Worker that last ran it (the simulator charges state migration when this changes).
-  std::uint32_t last_worker = ~0u;
+  /// Worker that last ran it, ~0 before its first turn (the simulator charges state
+  /// migration when this changes; traces record it).
+  std::uint32_t last_worker() const { return last_worker_ == never_ran ? ~0u : last_worker_; }
+  void set_last_worker(std::uint32_t w) { last_worker_ = std::uint16_t(w); }  // workers <= 1024 (config.cpp)
 
  protected:
-  actor(std::uint32_t id, std::unique_ptr<behavior> b) : behavior_(std::move(b)), id_(id) {}
+  explicit actor(std::uint32_t id) : id_(id) {}
   ~actor() = default;
 
-  std::unique_ptr<behavior> behavior_;
-  std::uint64_t processed_ = 0;  // owner-written; read after quiescence
-  std::uint64_t digest_ = 0;     // owner-written, while tracing; read after quiescence (actor_cell)
+ private:
+  static constexpr std::uint16_t never_ran = 0xffff;
   std::uint32_t id_;
   bool stopped_ = false;
+  std::uint8_t inline_at_ = 0;  // actor_cell: 1 + the behavior's offset in the cell's inline bytes; 0: on the heap
+  std::uint16_t last_worker_ = never_ran;
+
+  template <class>
+  friend class actor_cell;
 };
 
-static_assert(sizeof(actor) == 40, "actor_cell's first cache line holds the base and the mailbox (see below)");
+static_assert(sizeof(actor) == 8, "actor_cell's first cache line holds the base, the mailbox and the inline behavior");
 
+/// Layout: two cache lines. The first holds what every message writes on real cores: the
+/// mailbox (a send's exchange on its tail, the owner's pops) and the behavior, built there
+/// when it fits (`spawn_as`: 32 bytes; else on the heap), so a message to an actor last run
+/// on the other core waits for one line, not two (forward on 2 workers: a behavior of its
+/// own, written per message, cost a second transfer, 30% of the time per message in perf).
+/// The second holds what only traces, `checks` runs and the policies that bind actors to a
+/// home read or write, and the behavior pointer, which a turn reads only for a behavior on
+/// the heap: a turn of an inline behavior on real cores without tracing does not touch it.
 template <class P>
 class alignas(64) actor_cell final : public actor {
  public:
+  /// Room for a behavior in the cell's first line.
+  static constexpr std::size_t inline_bytes = 32;
+
   actor_cell(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o)
-      : actor(id, std::move(b)), group_(o.group), state_bytes_(o.state_bytes) {
-    if (!o.name.empty()) name_ = std::make_unique<std::string>(o.name);
+      : actor(id), behavior_(b.release()), group_(o.group), state_bytes_(o.state_bytes) {
+    if (!o.name.empty()) rare().name = o.name;
   }
+  /// Builds the behavior in the cell if it fits, on the heap if not.
+  actor_cell(std::uint32_t id, const behavior_maker& m, const spawn_options& o)
+      : actor(id),
+        behavior_(m.make(m.size <= inline_bytes && m.align <= alignof(std::max_align_t) ? inline_ : nullptr, m.args)),
+        group_(o.group),
+        state_bytes_(o.state_bytes) {
+    auto at = reinterpret_cast<std::uintptr_t>(behavior_), slot = reinterpret_cast<std::uintptr_t>(inline_);
+    if (at >= slot && at < slot + inline_bytes) inline_at_ = std::uint8_t(1 + (at - slot));
+    if (!o.name.empty()) rare().name = o.name;
+  }
+  actor_cell(const actor_cell&) = delete;
+  actor_cell& operator=(const actor_cell&) = delete;
+  ~actor_cell() { drop_behavior(); }
 
   /// Group of equal actors (donation), 0 if none.
   std::uint32_t group() const { return group_; }
   /// Bytes of state that move with the actor to another core (the simulator charges them).
   std::uint32_t state_bytes() const { return state_bytes_; }
+  /// Messages processed, counted while tracing (traces: where a turn starts; per-actor results).
+  std::uint64_t processed() const { return processed_; }
 
   /// The name given at spawn, or "actor#<id>" (errors and traces).
-  std::string name() const { return name_ ? *name_ : "actor#" + std::to_string(id()); }
+  std::string name() const { return rare_ && !rare_->name.empty() ? rare_->name : "actor#" + std::to_string(id()); }
 
   /// Send: true if the actor was idle and the caller must now hand it to the policy.
   bool push(envelope<P>* e) { return mailbox_.push(e); }
@@ -97,8 +126,7 @@ class alignas(64) actor_cell final : public actor {
   /// from `sender` this actor processed so far. Donated messages are not checked (a donation
   /// group does not keep per-sender order).
   bool in_order_from(std::uint32_t sender, std::uint64_t seq) {
-    if (!last_from_) last_from_ = std::make_unique<std::unordered_map<std::uint32_t, std::uint64_t>>();
-    std::uint64_t& last = (*last_from_)[sender];
+    std::uint64_t& last = rare().last_from[sender];
     if (seq <= last) return false;
     last = seq;
     return true;
@@ -110,35 +138,63 @@ class alignas(64) actor_cell final : public actor {
   void leave() { running_.store(0, std::memory_order_release); }
 
   mailbox<P>& box() { return mailbox_; }
-  behavior* current() { return behavior_.get(); }
-  void replace(std::unique_ptr<behavior> b) { behavior_ = std::move(b); }
+  /// The behavior, read from the first line when it lives there: a turn on real cores then
+  /// reads nothing from the second.
+  behavior* current() {
+    return inline_at_ ? std::launder(reinterpret_cast<behavior*>(inline_ + (inline_at_ - 1))) : behavior_;
+  }
+  void replace(std::unique_ptr<behavior> b) {
+    drop_behavior();
+    behavior_ = b.release();
+  }
   void set_stopped() { stopped_ = true; }
-  void count_processed() { ++processed_; }
+  /// While tracing (worker.hpp): one more message processed, and its payload's hash.
+  void count_traced(const message& m) {
+    ++processed_;
+    digest_ += splitmix64(m.a ^ (m.b * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t(m.tag) << 32 | m.tag));
+  }
   /// Sum over delivered messages of a hash of their payload (a, b, tag), recorded only while
   /// tracing: equal for two runs that delivered the same messages to this actor, in any order.
   std::uint64_t digest() const { return digest_; }
-  void note_delivery(const message& m) {
-    digest_ += splitmix64(m.a ^ (m.b * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t(m.tag) << 32 | m.tag));
+
+ private:
+  struct rare_fields {
+    std::string name;                                           // only when given: idle actors stay small
+    std::unordered_map<std::uint32_t, std::uint64_t> last_from;  // `checks` runs only; looked up, never iterated
+  };
+  rare_fields& rare() {
+    if (!rare_) rare_ = std::make_unique<rare_fields>();
+    return *rare_;
+  }
+  void drop_behavior() {
+    if (inline_at_)
+      behavior_->~behavior();
+    else
+      delete behavior_;
+    behavior_ = nullptr;
+    inline_at_ = 0;
   }
 
-  // Hot first: the base class is 40 bytes, so the mailbox's head and tail (with the idle
-  // bit) share the cell's first cache line with the behavior pointer and, while tracing, the
-  // delivery digest written per message (in the second line it cost one more cache-line
-  // transfer whenever the actor changed cores: ~4 points of decisions-level overhead on
-  // forward); cold fields follow.
- private:
+  // First line (with the base's 8 bytes): written per message.
   mailbox<P> mailbox_;
-  typename P::template atomic<std::uint32_t> running_{0};
+  alignas(std::max_align_t) std::byte inline_[inline_bytes];
+  // Second line: the behavior pointer (read per message only for a behavior on the heap), and
+  // what tracing, `checks` runs and the policies that bind actors to homes use.
+  behavior* behavior_;  // owned: in inline_, or on the heap
+  std::uint64_t processed_ = 0, digest_ = 0;  // while tracing (count_traced)
+  std::uint64_t sends_ = 0;                   // while tracing or `checks` (message ids, per-sender order)
 
  public:
   /// Intrusive link for lock-based FIFO run queues (shared-queue); owned by that queue.
   actor_cell* next_runnable = nullptr;
+  /// Worker or dispatcher this actor belongs to, for policies that bind actors (distribution,
+  /// sharing, adaptive); unused by the others.
+  std::uint32_t home = 0;
 
  private:
   std::uint32_t group_, state_bytes_;
-  std::unique_ptr<std::string> name_;  // only when given: idle actors stay small
-  std::uint64_t sends_ = 0;            // while tracing or `checks` (message ids, per-sender order)
-  std::unique_ptr<std::unordered_map<std::uint32_t, std::uint64_t>> last_from_;  // `checks` runs only; looked up, never iterated
+  typename P::template atomic<std::uint32_t> running_{0};
+  std::unique_ptr<rare_fields> rare_;
 };
 
 }  // namespace twinsched

@@ -1,9 +1,14 @@
 // The public actor API: behaviors, the context they act through, and references to actors.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <new>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 
 #include "message.hpp"
 
@@ -40,11 +45,34 @@ struct spawn_options {
   std::uint32_t state_bytes = 64;  ///< declared state size (the simulator charges migration)
 };
 
+/// How to build a behavior where the runtime says (context::spawn_made, from spawn_as): its
+/// size and alignment, and a function that constructs it at `at`, or on the heap if `at` is
+/// null, from `args`.
+struct behavior_maker {
+  std::size_t size, align;
+  behavior* (*make)(void* at, void* args);
+  void* args;
+};
+
+/// What spawn_as returns: the new actor, and its behavior (valid for the whole run, until the
+/// actor becomes another behavior).
+template <class B>
+struct spawned {
+  actor_ref ref;
+  B& behavior;
+  operator actor_ref() const { return ref; }
+};
+
 /// The door from a behavior to the runtime. On a worker it is that worker; before the run
 /// it is the runtime's injector.
 class context {
  public:
   virtual actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options& o = {}) = 0;
+  /// Spawns an actor whose behavior `m` builds in memory the runtime chooses (the runtime
+  /// builds a small one inside the actor: spawn_as). By default, on the heap.
+  virtual actor_ref spawn_made(const behavior_maker& m, const spawn_options& o) {
+    return spawn(std::unique_ptr<behavior>(m.make(nullptr, m.args)), o);
+  }
   virtual void send(actor_ref to, const message& m) = 0;
   /// Replace the current actor's behavior, effective from the next message.
   virtual void become(std::unique_ptr<behavior> b) = 0;
@@ -58,9 +86,28 @@ class context {
   /// The actor whose message is being processed (empty outside a behavior).
   virtual actor_ref self() const = 0;
 
+  /// Spawns an actor with a new B(args...) as its behavior. Prefer it to spawn(make_unique):
+  /// a behavior of up to 32 bytes lives in the actor's first cache line, beside its mailbox
+  /// (actor.hpp), so a message to an actor that last ran on another core moves one line.
   template <class B, class... Args>
-  actor_ref spawn_as(const spawn_options& o, Args&&... args) {
-    return spawn(std::make_unique<B>(std::forward<Args>(args)...), o);
+  spawned<B> spawn_as(const spawn_options& o, Args&&... args) {
+    static_assert(std::is_base_of_v<behavior, B>);
+    struct call {
+      std::tuple<Args&&...> args;
+      B* made = nullptr;
+    } pending{std::forward_as_tuple(std::forward<Args>(args)...)};
+    behavior_maker m{sizeof(B), alignof(B), [](void* at, void* p) -> behavior* {
+                       auto& c = *static_cast<call*>(p);
+                       c.made = std::apply(
+                           [at](auto&&... a) {
+                             return at ? new (at) B(std::forward<decltype(a)>(a)...) : new B(std::forward<decltype(a)>(a)...);
+                           },
+                           std::move(c.args));
+                       return c.made;
+                     },
+                     &pending};
+    actor_ref r = spawn_made(m, o);
+    return {r, *pending.made};
   }
 
  protected:

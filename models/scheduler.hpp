@@ -193,10 +193,12 @@ class scheduler final : public worker_control {
   const worker<P, Pol>& worker_at(unsigned i) const { return *workers_[i]; }
   unsigned slots() const { return unsigned(workers_.size()); }
 
-  /// Creates an actor owned by `owner` (a worker's list, or the injector's).
-  cell* adopt(arena<cell>& owner, std::unique_ptr<behavior> b, const spawn_options& o, int by) {
+  /// Creates an actor owned by `owner` (a worker's list, or the injector's); `b` is its
+  /// behavior (a unique_ptr) or what builds it (a behavior_maker).
+  template <class Behavior>
+  cell* adopt(arena<cell>& owner, Behavior&& b, const spawn_options& o, int by) {
     auto id = next_id_.fetch_add(1, std::memory_order_relaxed);
-    cell* c = owner.emplace(id, std::move(b), o);
+    cell* c = owner.emplace(id, std::forward<Behavior>(b), o);
     policy_.on_spawn(*c, by);
     return c;
   }
@@ -262,6 +264,9 @@ class scheduler final : public worker_control {
     explicit injector(scheduler& s) : s_(s), pool_(s.depot_) {}
     actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options& o) override {
       return actor_ref(s_.adopt(actors_, std::move(b), o, -1));
+    }
+    actor_ref spawn_made(const behavior_maker& m, const spawn_options& o) override {
+      return actor_ref(s_.adopt(actors_, m, o, -1));
     }
     void send(actor_ref to, const message& m) override {
       envelope<P>* e = pool_.get();

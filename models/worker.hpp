@@ -163,6 +163,9 @@ class worker final : public context {
   actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options& o) override {
     return actor_ref(s_.adopt(spawned_, std::move(b), o, int(index_)));
   }
+  actor_ref spawn_made(const behavior_maker& m, const spawn_options& o) override {
+    return actor_ref(s_.adopt(spawned_, m, o, int(index_)));
+  }
 
   void send(actor_ref to, const message& m) override {
     P::runtime_work(runtime_op::envelope);  // this get and the put that recycles it (platform.hpp 14)
@@ -254,13 +257,14 @@ class worker final : public context {
         entered_twice(a, other - 1);
     }
     // full: where this turn starts in the actor's receive order (replay orders its turns by it)
+    const std::uint32_t last = a.last_worker();
     if (s_.tracing(trace_level::decisions))
-      s_.trace(event_kind::run_begin, index_, a.id(), s_.tracing(trace_level::full) ? a.processed() : 0, a.last_worker);
+      s_.trace(event_kind::run_begin, index_, a.id(), s_.tracing(trace_level::full) ? a.processed() : 0, last);
     // State moves with the actor (run_begin's `other` field above records from where), or
     // comes back from memory if it left the caches (platform.hpp 12 and 15).
-    if (a.last_worker != ~0u && a.last_worker != index_) s_.plat().migrate_state(a.last_worker, index_, a.state_bytes());
+    if (last != ~0u && last != index_) s_.plat().migrate_state(last, index_, a.state_bytes());
     s_.plat().touch_state(a.id(), a.state_bytes(), touch_at::turn);
-    a.last_worker = index_;
+    a.set_last_worker(index_);
     current_ = &a;
     bool drained = false;
     std::uint32_t burst = burst_, n = 0;
@@ -360,8 +364,7 @@ class worker final : public context {
       }
     }
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_end, index_, a.id(), e.id, 0);
-    if (s_.tracing(trace_level::decisions)) a.note_delivery(e.msg);
-    a.count_processed();
+    if (s_.tracing(trace_level::decisions)) a.count_traced(e.msg);
     ++stats_.messages;
     processed_.store(stats_.messages, std::memory_order_release);  // read by the quiescence check
   }

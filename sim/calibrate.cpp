@@ -421,9 +421,9 @@ class ring_workload final : public workload {
         hops_(std::uint64_t(p.integer("hops"))) {}
   void start(context& ctx) override {
     for (std::uint32_t i = 0; i < actors_; ++i) {
-      auto b = std::make_unique<ring_actor>(refs_, i);
-      behaviors_.push_back(b.get());
-      refs_.push_back(ctx.spawn(std::move(b)));
+      auto made = ctx.spawn_as<ring_actor>({}, refs_, i);
+      behaviors_.push_back(&made.behavior);
+      refs_.push_back(made);
     }
     for (std::uint64_t t = 0; t < tokens_; ++t) ctx.send(refs_[first(t)], message{t, hops_});
   }

@@ -91,13 +91,13 @@ class burst final : public workload {
   }
 
   void start(context& ctx) override {
-    auto pb = std::make_unique<pacer>(s_);
-    pacer_ = pb.get();
-    s_.pacer = ctx.spawn(std::move(pb), {.name = "burst-pacer"});
+    auto made = ctx.spawn_as<pacer>({.name = "burst-pacer"}, s_);
+    pacer_ = &made.behavior;
+    s_.pacer = made;
     for (std::uint64_t i = 0; i < s_.actors; ++i) {
-      auto b = std::make_unique<crowd_member>(s_, i);
-      crowd_.push_back(b.get());
-      s_.crowd.push_back(ctx.spawn(std::move(b)));
+      auto member = ctx.spawn_as<crowd_member>({}, s_, i);
+      crowd_.push_back(&member.behavior);
+      s_.crowd.push_back(member);
     }
     ctx.send(s_.pacer, message{0, 0, light_tag});
   }

@@ -61,12 +61,12 @@ class fanout_idle final : public workload {
 
   void start(context& ctx) override {
     for (std::uint32_t i = 0; i < actors_; ++i) {
-      auto b = std::make_unique<sleeper>(s_, i);
-      sleepers_.push_back(b.get());
-      s_.targets.push_back(ctx.spawn(std::move(b)));
+      auto made = ctx.spawn_as<sleeper>({}, s_, i);
+      sleepers_.push_back(&made.behavior);
+      s_.targets.push_back(made);
     }
     for (std::uint32_t p = 0; p < producers_; ++p)
-      ctx.send(ctx.spawn(std::make_unique<producer>(s_, first_state(p), share(p)), {.name = "producer"}), message{});
+      ctx.send(ctx.spawn_as<producer>({.name = "producer"}, s_, first_state(p), share(p)), message{});
   }
 
   std::uint64_t checksum() const override {

@@ -46,9 +46,9 @@ class forward final : public workload {
 
   void start(context& ctx) override {
     for (std::uint32_t i = 0; i < actors_; ++i) {
-      auto b = std::make_unique<forwarder>(table_, i);
-      behaviors_.push_back(b.get());
-      table_.actors.push_back(ctx.spawn(std::move(b)));
+      auto made = ctx.spawn_as<forwarder>({}, table_, i);
+      behaviors_.push_back(&made.behavior);
+      table_.actors.push_back(made);
     }
     for (std::uint64_t t = 0; t < tokens_; ++t) ctx.send(table_.actors[first_actor(t)], message{token_seed(t), hops_});
   }

@@ -69,13 +69,12 @@ class pi final : public workload {
         worker_count_(std::uint32_t(p.integer("workers"))) {}
 
   void start(context& ctx) override {
-    auto m = std::make_unique<pi_master>(s_);
-    master_ = m.get();
-    actor_ref master = ctx.spawn(std::move(m), {.name = "pi-master"});
+    auto master = ctx.spawn_as<pi_master>({.name = "pi-master"}, s_);
+    master_ = &master.behavior;
     // The workers are equals: a job's reply depends only on the job, not on who computed it,
     // so donation may move queued jobs between them (the checksum sums per job).
     for (std::uint32_t i = 0; i < worker_count_; ++i)
-      s_.workers.push_back(ctx.spawn(std::make_unique<pi_worker>(s_), {.group = 1}));
+      s_.workers.push_back(ctx.spawn_as<pi_worker>({.group = 1}, s_));
     ctx.send(master, message{0, 0, pi_master::start_tag});
   }
 

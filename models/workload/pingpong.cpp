@@ -33,14 +33,12 @@ class pingpong final : public workload {
   void start(context& ctx) override {
     std::vector<actor_ref> pings;
     for (std::uint64_t i = 0; i < pairs_; ++i) {
-      auto a = std::make_unique<player>(cost_ns_), b = std::make_unique<player>(cost_ns_);
-      player *pa = a.get(), *pb = b.get();
-      actor_ref ra = ctx.spawn(std::move(a)), rb = ctx.spawn(std::move(b));
-      pa->set_partner(rb);
-      pb->set_partner(ra);
-      players_.push_back(pa);
-      players_.push_back(pb);
-      pings.push_back(ra);
+      auto a = ctx.spawn_as<player>({}, cost_ns_), b = ctx.spawn_as<player>({}, cost_ns_);
+      a.behavior.set_partner(b);
+      b.behavior.set_partner(a);
+      players_.push_back(&a.behavior);
+      players_.push_back(&b.behavior);
+      pings.push_back(a);
     }
     for (std::uint64_t i = 0; i < pairs_; ++i) ctx.send(pings[i], message{bounces_, i});
   }

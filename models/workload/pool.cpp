@@ -86,15 +86,16 @@ class pool final : public workload {
   }
 
   void start(context& ctx) override {
-    auto pb = std::make_unique<pool_producer>(s_);
-    producer_ = pb.get();
-    s_.producer = ctx.spawn(std::move(pb), {.name = "pool-producer"});
-    s_.router = ctx.spawn(std::make_unique<router>(s_), {.name = "pool-router"});
+    auto made = ctx.spawn_as<pool_producer>({.name = "pool-producer"}, s_);
+    producer_ = &made.behavior;
+    s_.producer = made;
+    s_.router = ctx.spawn_as<router>({.name = "pool-router"}, s_);
     for (std::uint32_t i = 0; i < members_; ++i) {
       bool slow = i % slow_every_ == 0;
-      auto b = std::make_unique<member>(s_, slow ? s_.cost_ns * slow_factor_ : s_.cost_ns);
-      behaviors_.push_back(b.get());
-      s_.members.push_back(ctx.spawn(std::move(b), {.name = slow ? "pool-member-slow" : "pool-member", .group = group_id}));
+      auto m = ctx.spawn_as<member>({.name = slow ? "pool-member-slow" : "pool-member", .group = group_id}, s_,
+                                    slow ? s_.cost_ns * slow_factor_ : s_.cost_ns);
+      behaviors_.push_back(&m.behavior);
+      s_.members.push_back(m);
     }
     ctx.send(s_.producer, message{0, 0, go_tag});
   }

@@ -44,9 +44,9 @@ class skewed final : public workload {
   void start(context& ctx) override {
     std::vector<actor_ref> refs;
     for (std::uint32_t i = 0; i < actors_; ++i) {
-      auto b = std::make_unique<skewed_actor>(i, cost_ns_);
-      behaviors_.push_back(b.get());
-      refs.push_back(ctx.spawn(std::move(b)));
+      auto made = ctx.spawn_as<skewed_actor>({}, i, cost_ns_);
+      behaviors_.push_back(&made.behavior);
+      refs.push_back(made);
     }
     for (std::uint64_t j = 0; j < messages_; ++j) ctx.send(refs[target(j)], message{j});
   }

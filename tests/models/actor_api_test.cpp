@@ -3,11 +3,15 @@
 
 #include <atomic>
 #include <memory>
+#include <string>
 #include <vector>
 
+#include "models/actor.hpp"
 #include "models/behavior.hpp"
 #include "runtime/run_threads.hpp"
+#include "runtime/thread_platform.hpp"
 #include "sim/run_sim.hpp"
+#include "sim/sim_platform.hpp"
 
 TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
 
@@ -222,6 +226,114 @@ TEST_CASE("become replaces the behavior from the next message, and stop turns th
   CHECK(r.checksum == 1004);
   CHECK(r.dead_letters == 3);
   CHECK(r.ok());
+}
+
+namespace {
+/// Where spawn_as puts a behavior, and that each behavior is destroyed once: built in the
+/// actor's first cache line when it fits (32 bytes), on the heap when not, and by
+/// spawn(make_unique) always on the heap; from the injector and from a running behavior; an
+/// inline one replaced by become.
+struct placement_workload final : workload {
+  static inline std::atomic<int> built{0}, destroyed{0};
+  struct counted {
+    counted() { built.fetch_add(1); }
+    counted(const counted&) = delete;
+    ~counted() { destroyed.fetch_add(1); }
+  };
+  struct small final : behavior {  // 8 (vtable) + 1 + 8 + 8: fits
+    counted c;
+    std::uint64_t* got;
+    std::uint64_t weight;
+    small(std::uint64_t* g, std::uint64_t w) : got(g), weight(w) {}
+    void receive(context&, const message&) override { *got += weight; }
+  };
+  struct big final : behavior {
+    counted c;
+    std::uint64_t* got;
+    std::uint64_t pad[8] = {};
+    explicit big(std::uint64_t* g) : got(g) {}
+    void receive(context&, const message&) override { *got += 100; }
+  };
+  struct parent final : behavior {  // spawns a small child from a worker, then becomes a heap behavior
+    counted c;
+    placement_workload* w;
+    explicit parent(placement_workload* p) : w(p) {}
+    void receive(context& ctx, const message&) override {
+      auto child = ctx.spawn_as<small>({}, &w->got, 10000);
+      w->record(child.ref, &child.behavior, true);
+      ctx.send(child, message{});
+      ctx.become(std::make_unique<small>(&w->got, 1000000));
+    }
+  };
+  std::uint64_t got = 0;
+  std::vector<std::string> misplaced;  // written by the injector and by one behavior, never at once
+  /// Where an inline behavior must start: within the first line on real cores; within the
+  /// cell in simulation, whose atomics are larger (the cost model does not read the layout).
+  static inline std::intptr_t inline_within = 64, cell_bytes = 128;
+  /// `in_line`: the behavior must start in the cell, within `inline_within`; else outside it.
+  void record(actor_ref a, const behavior* b, bool in_line) {
+    const auto d = reinterpret_cast<std::intptr_t>(b) - reinterpret_cast<std::intptr_t>(a.get());
+    const bool first_line = d > 0 && d < inline_within, outside = d < 0 || d >= cell_bytes;
+    if (in_line ? !first_line : !outside)
+      misplaced.push_back("actor " + std::to_string(a.get()->id()) + ": behavior at offset " + std::to_string(d));
+  }
+  void start(context& ctx) override {
+    static_assert(sizeof(small) <= 32 && sizeof(big) > 32);
+    auto s = ctx.spawn_as<small>({}, &got, 1);
+    record(s, &s.behavior, true);
+    auto b = ctx.spawn_as<big>({}, &got);
+    record(b, &b.behavior, false);
+    auto h = std::make_unique<small>(&got, 10);
+    const behavior* hb = h.get();
+    actor_ref heap = ctx.spawn(std::move(h));
+    record(heap, hb, false);
+    auto p = ctx.spawn_as<parent>({}, this);
+    record(p, &p.behavior, true);
+    for (actor_ref a : {s.ref, b.ref, heap, p.ref}) ctx.send(a, message{});
+    ctx.send(p, message{});  // after become: the heap behavior that replaced the inline one
+  }
+  std::uint64_t checksum() const override { return got; }
+  std::uint64_t reference_checksum() const override { return 1 + 100 + 10 + 10000 + 1000000; }
+  std::uint64_t expected_messages() const override { return 6; }
+  bool result_ok() const override { return misplaced.empty(); }
+  std::string detail() const override {
+    std::string d;
+    for (const auto& m : misplaced) d += m + "; ";
+    return d;
+  }
+};
+const bool placement_registered = register_workload(
+    {"test-placement", "spawn_as puts small behaviors in the actor's first line", {},
+     [](const workload_params&, std::uint64_t) { return std::make_unique<placement_workload>(); }});
+}  // namespace
+
+TEST_CASE("spawn_as builds a behavior of up to 32 bytes in the actor's first cache line, a larger one on the heap, "
+          "and every behavior is destroyed once, inline or not, replaced by become or at the end" *
+          doctest::timeout(60)) {
+  static_assert(sizeof(actor_cell<thread_platform>) == 128, "two cache lines a cell (actor.hpp, Layout)");
+  placement_workload::built = placement_workload::destroyed = 0;
+  {
+    placement_workload w;
+    run_result r = run_on_threads(config("stealing", 2), w);
+    CHECK(r.checksum == r.reference);
+    CHECK(r.ok());
+    CHECK(w.misplaced == std::vector<std::string>{});
+  }
+  CHECK(placement_workload::built.load() == 6);  // small, big, heap small, parent, its child, its become
+  CHECK(placement_workload::destroyed.load() == 6);
+
+  REQUIRE(placement_registered);
+  placement_workload::inline_within = placement_workload::cell_bytes = sizeof(actor_cell<sim_platform>);
+  scenario sc;
+  sc.name = "placement-in-sim";
+  sc.workload = "test-placement";
+  sc.sched = config("stealing", 2);
+  sim_options o;
+  o.cores = 2;
+  sim_result r = simulate(sc, o);
+  CHECK(r.run.checksum == r.run.reference);
+  CAPTURE(r.run.detail);
+  CHECK(r.ok());  // result_ok: nothing misplaced (the simulation runs in a child process: no counts to read here)
 }
 
 TEST_SUITE_END();
