@@ -32,6 +32,7 @@
 
 #include "behavior.hpp"
 #include "mailbox.hpp"
+#include "platform.hpp"
 #include "rng.hpp"
 
 namespace twinsched {
@@ -138,6 +139,8 @@ class alignas(64) actor_cell final : public actor {
   void leave() { running_.store(0, std::memory_order_release); }
 
   mailbox<P>& box() { return mailbox_; }
+  /// Where the behavior lives (the simulator charges a migration and a turn by it).
+  behavior_at behavior_place() const { return inline_at_ ? behavior_at::in_cell : behavior_at::apart; }
   /// The behavior, read from the first line when it lives there: a turn on real cores then
   /// reads nothing from the second.
   behavior* current() {

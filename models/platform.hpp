@@ -67,14 +67,15 @@
 //       `locked` (policy/locked_fifo.hpp, policy/dispatcher_queue.hpp: what a lock-guarded
 //       queue costs beyond the lock word's RMW, e.g. the unlock's exchange and the calls) as
 //       its `locked_queue_op`.
-//   12. `migrate_state(from, to, bytes)`: an actor last run by worker `from` now runs on
-//       `to` (worker.hpp, at the start of a turn); the simulator charges moving its `bytes`
-//       of state between their cores (`migration_per_kib`) and its cell's and behavior's
-//       lines (a line transfer each).
-//   15. `touch_state(actor, bytes, at)`: the calling worker touches actor `actor`: a push
-//       (`touch_at::push`) writes its cell (the mailbox); the start of its turn
-//       (`touch_at::turn`) reads the cell, the behavior object and `bytes` of declared
-//       state. The simulator charges `cold_actor` when what it touches left every cache
+//   12. `migrate_state(from, to, bytes, where)`: an actor last run by worker `from` now runs
+//       on `to` (worker.hpp, at the start of a turn); the simulator charges moving its
+//       `bytes` of state between their cores (`migration_per_kib`) and the lines of its
+//       cell and behavior: three line transfers when the behavior lives apart (behavior_at),
+//       one when it lives in the cell's first line beside the mailbox.
+//   15. `touch_state(actor, bytes, at, where)`: the calling worker touches actor `actor`: a
+//       push (`touch_at::push`) writes its cell (the mailbox); the start of its turn
+//       (`touch_at::turn`) reads the cell, the behavior object and `bytes` of declared state
+//       (a behavior in the cell: only the state beyond the cell's first line). The simulator charges `cold_actor` when what it touches left every cache
 //       since the last touch (its private-cache model: an LRU per core); no scheduling point.
 //   16. `touch_message(slot, at)`: the calling worker touches the envelope with that slot
 //       (envelope.hpp): a send (`touch_at::push`) writes it, a turn (`touch_at::turn`) reads
@@ -133,6 +134,9 @@ enum class queue_kind : std::uint8_t { deque, locked };
 enum class runtime_op : std::uint8_t { message, turn, envelope, mailbox_push, mailbox_pop };
 /// Contract 15: what a touch of an actor reaches (a push: its cell; a turn: its cell and behavior).
 enum class touch_at : std::uint8_t { push, turn };
+/// Contracts 12 and 15: where an actor's behavior lives: in its cell's first line, beside the
+/// mailbox (spawn_as, up to 32 bytes: actor.hpp), or apart, on the heap.
+enum class behavior_at : std::uint8_t { apart, in_cell };
 inline constexpr unsigned runtime_op_count = 5;
 
 /// Contract 10-12 and 14-16: the cost hooks only the simulator gives meaning to (no-ops on real cores).
@@ -142,8 +146,8 @@ concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::
   { P::queue_op() } -> std::same_as<void>;
   { P::queue_op(queue_kind::locked) } -> std::same_as<void>;
   { P::runtime_work(op) } -> std::same_as<void>;
-  { p.migrate_state(worker, worker, bytes) } -> std::same_as<void>;
-  { p.touch_state(std::uint32_t{}, bytes, touch_at::push) } -> std::same_as<void>;
+  { p.migrate_state(worker, worker, bytes, behavior_at::in_cell) } -> std::same_as<void>;
+  { p.touch_state(std::uint32_t{}, bytes, touch_at::push, behavior_at::in_cell) } -> std::same_as<void>;
   { p.touch_message(std::uint32_t{}, touch_at::turn) } -> std::same_as<void>;
 };
 

@@ -1,6 +1,7 @@
 // The simulated platform's out-of-line parts: the engine and hosts, worker actors, the clock, tracing, migration, aborting.
 #include "sim_platform.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -232,7 +233,7 @@ void sim_platform::trace(const trace_event& ev) {
                   (std::uint64_t(ev.other) << 40) ^ (std::uint64_t(ev.worker) << 52) ^ (std::uint64_t(ev.kind) << 60));
 }
 
-void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes) {
+void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes, behavior_at where) {
   actor_state* me = g.cur;
   if (me->core < 0) return;
   unsigned from = from_worker % cores_, to = to_worker % cores_;
@@ -241,7 +242,7 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
   const double line = sim_detail::transfer(int(from), int(to));  // same- or cross-socket
   double stream = g.per_kib * double(bytes) / 1024.0;
   if (g.same > 0) stream *= line / g.same;  // measured within a socket: across, scaled like a line
-  charge(line * actor_overhead_lines + stream);
+  charge(line * (where == behavior_at::in_cell ? in_cell_lines : actor_overhead_lines) + stream);
 }
 
 // The private-cache model (cold_actor). Each core keeps what its workers touched in an LRU
@@ -298,12 +299,16 @@ bool sim_platform::touch_unit(std::uint32_t unit, double footprint, bool& from_m
   return missed;
 }
 
-void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at) {
+void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at, behavior_at where) {
   actor_state* me = g.cur;
   if (cache_bytes_ == 0 || me->core < 0) return;
   bool from_memory = false;
   bool cold = touch_unit(2 * actor, cell_bytes, from_memory);
-  if (at == touch_at::turn) cold |= touch_unit(2 * actor + 1, actor_overhead_bytes - cell_bytes + double(bytes), from_memory);
+  // The second unit: the behavior object and the declared state; for a behavior in the cell,
+  // only declared state beyond the cell's first line (which the push brought).
+  const double apart = where == behavior_at::apart ? actor_overhead_bytes - cell_bytes + double(bytes)
+                                                   : double(bytes) - std::min(double(bytes), 64.0);
+  if (at == touch_at::turn && apart > 0) cold |= touch_unit(2 * actor + 1, apart, from_memory);
   if (cold) me->pending_ns += from_memory ? cold_actor_ : llc_actor_;
 }
 

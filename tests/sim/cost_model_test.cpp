@@ -832,6 +832,27 @@ TEST_CASE("moving an actor costs a transfer per line of its cell and behavior pl
   CHECK(t.migrations == 3);  // only the moves between cores count
 }
 
+TEST_CASE("moving an actor whose behavior lives in its cell costs one line, not three, plus its state") {
+  struct times {
+    std::int64_t in_cell, apart, in_cell_cross;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        r.in_cell = timed(plat, [&] { plat.migrate_state(1, 0, 512, behavior_at::in_cell); });
+        r.apart = timed(plat, [&] { plat.migrate_state(1, 0, 512, behavior_at::apart); });
+        r.in_cell_cross = timed(plat, [&] { plat.migrate_state(2, 0, 512, behavior_at::in_cell); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.in_cell == cost::same + cost::per_kib / 2);  // the cell's first line: mailbox and behavior
+  CHECK(t.apart == 3 * cost::same + cost::per_kib / 2);
+  CHECK(t.in_cell_cross == cost::cross + cost::per_kib / 2 * cost::cross / cost::same);
+}
+
 TEST_CASE("a run-queue operation costs queue_op") {
   struct times {
     std::int64_t one, two;
@@ -935,6 +956,33 @@ TEST_CASE("a push touches an actor's cell only: the turn after it still misses o
   CHECK(t.turn_after_push == cost::cold_actor);  // as one unit with the cell, this was 0
   CHECK(t.turn_again == 0);
   CHECK(t.push_warm == 0);
+}
+
+TEST_CASE("a behavior in the cell came in with the push: the turn after it misses only on declared state beyond the first line") {
+  struct times {
+    std::int64_t push, turn_after_push, big_push, big_turn_after_push;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        constexpr auto in_cell = behavior_at::in_cell;
+        plat.touch_state(1, 64, touch_at::turn, in_cell);
+        plat.touch_state(2, 1024, touch_at::turn, in_cell);
+        for (std::uint32_t i = 0; i < 17; ++i) plat.touch_state(100 + i, 64, touch_at::turn);  // 17 x 256 B: out
+        r.push = timed(plat, [&] { plat.touch_state(1, 64, touch_at::push, in_cell); });
+        r.turn_after_push = timed(plat, [&] { plat.touch_state(1, 64, touch_at::turn, in_cell); });
+        r.big_push = timed(plat, [&] { plat.touch_state(2, 1024, touch_at::push, in_cell); });
+        r.big_turn_after_push = timed(plat, [&] { plat.touch_state(2, 1024, touch_at::turn, in_cell); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.push == cost::cold_actor);
+  CHECK(t.turn_after_push == 0);  // apart, the previous case: cold_actor again
+  CHECK(t.big_push == cost::cold_actor);
+  CHECK(t.big_turn_after_push == cost::cold_actor);  // 960 bytes of declared state past the first line
 }
 
 TEST_CASE("an envelope's write is free, its read after the cache turned over costs memory_load") {
