@@ -72,10 +72,10 @@
 //       `bytes` of state between their cores (`migration_per_kib`) and the lines of its
 //       cell and behavior: three line transfers when the behavior lives apart (behavior_at),
 //       one when it lives in the cell's first line beside the mailbox.
-//   15. `touch_state(actor, bytes, at, where)`: the calling worker touches actor `actor`: a
-//       push (`touch_at::push`) writes its cell (the mailbox); the start of its turn
-//       (`touch_at::turn`) reads the cell, the behavior object and `bytes` of declared state
-//       (a behavior in the cell: only the state beyond the cell's first line). The simulator charges `cold_actor` when what it touches left every cache
+//   15. `touch_state(actor, bytes, at)`: the calling worker touches actor `actor`: a push
+//       (`touch_at::push`) writes its cell (the mailbox); the start of its turn
+//       (`touch_at::turn`) reads the cell, the behavior object and `bytes` of declared
+//       state. (Wherever the behavior lives: sim_platform.cpp, touch_state, says why.) The simulator charges `cold_actor` when what it touches left every cache
 //       since the last touch (its private-cache model: an LRU per core); no scheduling point.
 //   16. `touch_message(slot, at)`: the calling worker touches the envelope with that slot
 //       (envelope.hpp): a send (`touch_at::push`) writes it, a turn (`touch_at::turn`) reads
@@ -147,7 +147,7 @@ concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::
   { P::queue_op(queue_kind::locked) } -> std::same_as<void>;
   { P::runtime_work(op) } -> std::same_as<void>;
   { p.migrate_state(worker, worker, bytes, behavior_at::in_cell) } -> std::same_as<void>;
-  { p.touch_state(std::uint32_t{}, bytes, touch_at::push, behavior_at::in_cell) } -> std::same_as<void>;
+  { p.touch_state(std::uint32_t{}, bytes, touch_at::push) } -> std::same_as<void>;
   { p.touch_message(std::uint32_t{}, touch_at::turn) } -> std::same_as<void>;
 };
 

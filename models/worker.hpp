@@ -190,7 +190,7 @@ class worker final : public context {
     const std::uint64_t id = e->id;  // once pushed, `e` may be consumed and recycled by another worker
     if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, index_, to.id(), id, 0);
     P::runtime_work(runtime_op::mailbox_push);
-    s_.plat().touch_state(to.id(), to.state_bytes(), touch_at::push, to.behavior_place());  // the push writes its mailbox (platform.hpp 15)
+    s_.plat().touch_state(to.id(), to.state_bytes(), touch_at::push);  // the push writes its mailbox (platform.hpp 15)
     if constexpr (Pol::caps.holds_drained) {
       if (&to == held_ && to.box().push_owned(e)) return;  // ours: no locked instruction (see "Holding")
     }
@@ -263,7 +263,7 @@ class worker final : public context {
     // State moves with the actor (run_begin's `other` field above records from where), or
     // comes back from memory if it left the caches (platform.hpp 12 and 15).
     if (last != ~0u && last != index_) s_.plat().migrate_state(last, index_, a.state_bytes(), a.behavior_place());
-    s_.plat().touch_state(a.id(), a.state_bytes(), touch_at::turn, a.behavior_place());
+    s_.plat().touch_state(a.id(), a.state_bytes(), touch_at::turn);
     a.set_last_worker(index_);
     current_ = &a;
     bool drained = false;

@@ -87,7 +87,7 @@ class thread_platform {
   void burn_ns(std::uint64_t ns);
   void charge_ns(std::uint64_t) {}
   void migrate_state(unsigned, unsigned, std::uint32_t, behavior_at) {}
-  void touch_state(std::uint32_t, std::uint32_t, touch_at, behavior_at) {}
+  void touch_state(std::uint32_t, std::uint32_t, touch_at) {}
   void touch_message(std::uint32_t, touch_at) {}
   static void queue_op(queue_kind = queue_kind::deque) {}
   static void runtime_work(runtime_op) {}  // contract 14: the hardware pays for itself

@@ -1,7 +1,6 @@
 // The simulated platform's out-of-line parts: the engine and hosts, worker actors, the clock, tracing, migration, aborting.
 #include "sim_platform.hpp"
 
-#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -259,7 +258,12 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
 // all stay cached in 1 MiB however long between two visits of one. Why two units: fanout-idle
 // pushes to a random one of 100000 actors and runs its turn a few thousand actors later; the
 // push misses on the cell, the turn on the behavior, which the push did not reach. As one
-// unit the turn was found warm, and fanout-idle on 1 worker simulated 26-53% fast.
+// unit the turn was found warm, and fanout-idle on 1 worker simulated 26-53% fast. It stays
+// two units for a behavior built in the cell (spawn_as), whose turn touches only the line the
+// push wrote: fanout-idle's real runs did not get faster when its behaviors moved there (1
+// worker, 2026-12-03, far state: shared-queue 51.9 ms, stealing 87.6; 56.6 and 88.2 before),
+// and one unit simulated them at 33.3 and 81.8 (56.3 and 99.2 as two): in the real runs the
+// turn, a few thousand actors after the push, misses again on what the push brought.
 // Nothing is recorded when the machine has no private_cache_kib or no cold_actor cost.
 // With a shared level (shared_cache_kib and llc_actor), every touch also goes to the head of
 // one LRU list for the whole machine; a touch that misses the private lists but finds its
@@ -299,16 +303,12 @@ bool sim_platform::touch_unit(std::uint32_t unit, double footprint, bool& from_m
   return missed;
 }
 
-void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at, behavior_at where) {
+void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at) {
   actor_state* me = g.cur;
   if (cache_bytes_ == 0 || me->core < 0) return;
   bool from_memory = false;
   bool cold = touch_unit(2 * actor, cell_bytes, from_memory);
-  // The second unit: the behavior object and the declared state; for a behavior in the cell,
-  // only declared state beyond the cell's first line (which the push brought).
-  const double apart = where == behavior_at::apart ? actor_overhead_bytes - cell_bytes + double(bytes)
-                                                   : double(bytes) - std::min(double(bytes), 64.0);
-  if (at == touch_at::turn && apart > 0) cold |= touch_unit(2 * actor + 1, apart, from_memory);
+  if (at == touch_at::turn) cold |= touch_unit(2 * actor + 1, actor_overhead_bytes - cell_bytes + double(bytes), from_memory);
   if (cold) me->pending_ns += from_memory ? cold_actor_ : llc_actor_;
 }
 

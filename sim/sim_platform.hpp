@@ -126,8 +126,7 @@ class sim_platform {
                      behavior_at where = behavior_at::apart);
   /// Platform contract 15: the running worker touches `actor` (cell and `bytes` of state):
   /// charges cold_actor if the private-cache model (sim_platform.cpp) says it left the caches.
-  void touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at = touch_at::turn,
-                   behavior_at where = behavior_at::apart);
+  void touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at = touch_at::turn);
   /// Contract 16: a send writes envelope `slot` (push), a turn reads it (turn).
   void touch_message(std::uint32_t slot, touch_at at);
   /// Platform contract 11: one run-queue push or pop's non-atomic work (queue_op). Static,

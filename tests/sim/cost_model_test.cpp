@@ -958,33 +958,6 @@ TEST_CASE("a push touches an actor's cell only: the turn after it still misses o
   CHECK(t.push_warm == 0);
 }
 
-TEST_CASE("a behavior in the cell came in with the push: the turn after it misses only on declared state beyond the first line") {
-  struct times {
-    std::int64_t push, turn_after_push, big_push, big_turn_after_push;
-  };
-  times t = in_child<times>([] {
-    times r{};
-    simulate([&](sim_platform& plat) {
-      plat.start_worker(0, [&] {
-        constexpr auto in_cell = behavior_at::in_cell;
-        plat.touch_state(1, 64, touch_at::turn, in_cell);
-        plat.touch_state(2, 1024, touch_at::turn, in_cell);
-        for (std::uint32_t i = 0; i < 17; ++i) plat.touch_state(100 + i, 64, touch_at::turn);  // 17 x 256 B: out
-        r.push = timed(plat, [&] { plat.touch_state(1, 64, touch_at::push, in_cell); });
-        r.turn_after_push = timed(plat, [&] { plat.touch_state(1, 64, touch_at::turn, in_cell); });
-        r.big_push = timed(plat, [&] { plat.touch_state(2, 1024, touch_at::push, in_cell); });
-        r.big_turn_after_push = timed(plat, [&] { plat.touch_state(2, 1024, touch_at::turn, in_cell); });
-      });
-      plat.join_workers();
-    });
-    return r;
-  });
-  CHECK(t.push == cost::cold_actor);
-  CHECK(t.turn_after_push == 0);  // apart, the previous case: cold_actor again
-  CHECK(t.big_push == cost::cold_actor);
-  CHECK(t.big_turn_after_push == cost::cold_actor);  // 960 bytes of declared state past the first line
-}
-
 TEST_CASE("an envelope's write is free, its read after the cache turned over costs memory_load") {
   // stealing on fanout-idle: a LIFO deque buries a message under many newer ones, and its
   // envelope has left the cache when its turn reads it (sim_platform.cpp, touch_message): a
