@@ -139,7 +139,7 @@ class alignas(64) actor_cell final : public actor {
   void leave() { running_.store(0, std::memory_order_release); }
 
   mailbox<P>& box() { return mailbox_; }
-  /// Where the behavior lives (the simulator charges a migration and a turn by it).
+  /// Where the behavior lives (the simulator charges a migration by it: platform.hpp 12).
   behavior_at behavior_place() const { return inline_at_ ? behavior_at::in_cell : behavior_at::apart; }
   /// The behavior, read from the first line when it lives there: a turn on real cores then
   /// reads nothing from the second.
