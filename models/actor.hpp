@@ -83,14 +83,11 @@ class alignas(64) actor_cell final : public actor {
     if (!o.name.empty()) rare().name = o.name;
   }
   /// Builds the behavior in the cell if it fits, on the heap if not.
-  actor_cell(std::uint32_t id, const behavior_maker& m, const spawn_options& o)
-      : actor(id),
-        behavior_(m.make(m.size <= inline_bytes && m.align <= alignof(std::max_align_t) ? inline_ : nullptr, m.args)),
-        group_(o.group),
-        state_bytes_(o.state_bytes) {
+  actor_cell(std::uint32_t id, const behavior_maker& m, const spawn_options& o) : actor_cell(id, nullptr, o) {
+    const bool fits = m.size <= inline_bytes && m.align <= alignof(std::max_align_t);
+    behavior_ = m.make(fits ? inline_ : nullptr, m.args);
     auto at = reinterpret_cast<std::uintptr_t>(behavior_), slot = reinterpret_cast<std::uintptr_t>(inline_);
-    if (at >= slot && at < slot + inline_bytes) inline_at_ = std::uint8_t(1 + (at - slot));
-    if (!o.name.empty()) rare().name = o.name;
+    if (fits) inline_at_ = std::uint8_t(1 + (at - slot));  // the behavior subobject's offset in B
   }
   actor_cell(const actor_cell&) = delete;
   actor_cell& operator=(const actor_cell&) = delete;

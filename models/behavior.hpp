@@ -68,11 +68,9 @@ struct spawned {
 class context {
  public:
   virtual actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options& o = {}) = 0;
-  /// Spawns an actor whose behavior `m` builds in memory the runtime chooses (the runtime
-  /// builds a small one inside the actor: spawn_as). By default, on the heap.
-  virtual actor_ref spawn_made(const behavior_maker& m, const spawn_options& o) {
-    return spawn(std::unique_ptr<behavior>(m.make(nullptr, m.args)), o);
-  }
+  /// Spawns an actor whose behavior `m` builds in memory the runtime chooses (a small one
+  /// inside the actor: spawn_as calls this).
+  virtual actor_ref spawn_made(const behavior_maker& m, const spawn_options& o) = 0;
   virtual void send(actor_ref to, const message& m) = 0;
   /// Replace the current actor's behavior, effective from the next message.
   virtual void become(std::unique_ptr<behavior> b) = 0;

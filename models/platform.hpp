@@ -75,8 +75,9 @@
 //   15. `touch_state(actor, bytes, at)`: the calling worker touches actor `actor`: a push
 //       (`touch_at::push`) writes its cell (the mailbox); the start of its turn
 //       (`touch_at::turn`) reads the cell, the behavior object and `bytes` of declared
-//       state. (Wherever the behavior lives: sim_platform.cpp, touch_state, says why.) The simulator charges `cold_actor` when what it touches left every cache
-//       since the last touch (its private-cache model: an LRU per core); no scheduling point.
+//       state, wherever the behavior lives (sim_platform.cpp, touch_state, says why). The
+//       simulator charges `cold_actor` when what it touches left every cache since the last
+//       touch (its private-cache model: an LRU per core); no scheduling point.
 //   16. `touch_message(slot, at)`: the calling worker touches the envelope with that slot
 //       (envelope.hpp): a send (`touch_at::push`) writes it, a turn (`touch_at::turn`) reads
 //       it to process its message. The simulator charges `cold_actor` when a read finds it
@@ -134,7 +135,7 @@ enum class queue_kind : std::uint8_t { deque, locked };
 enum class runtime_op : std::uint8_t { message, turn, envelope, mailbox_push, mailbox_pop };
 /// Contract 15: what a touch of an actor reaches (a push: its cell; a turn: its cell and behavior).
 enum class touch_at : std::uint8_t { push, turn };
-/// Contracts 12 and 15: where an actor's behavior lives: in its cell's first line, beside the
+/// Contract 12: where an actor's behavior lives: in its cell's first line, beside the
 /// mailbox (spawn_as, up to 32 bytes: actor.hpp), or apart, on the heap.
 enum class behavior_at : std::uint8_t { apart, in_cell };
 inline constexpr unsigned runtime_op_count = 5;
