@@ -11,14 +11,19 @@
 # noisy neighbour on this shared VM hits both alike. The JVM runs its workload 3 times per
 # launch and reports the last (its JIT has compiled the hot path by then: a cold JVM
 # understates it by 2x); twinsched has no warm-up to wait for and reports its one run.
-# Prints, per row, the median msgs/s of each side with the launches' min-max, and the ratio
-# of the medians. Needs a JDK (javac, java: Debian's openjdk-17-jdk-headless).
+# Prints, per row, the median msgs/s of each side with the launches' min-max, the ratio of
+# the medians, and the host's state around the row: the line transfer `twinsched calibrate
+# --quick` measures before and after the row's launches. On this VM it swings between ~10
+# ns (both vCPUs near) and ~70 ns (far) over minutes, and every 2-worker row with it: a row
+# whose two figures differ a lot ran partly in each state. HOST=0 leaves it out.
+# Needs a JDK (javac, java: Debian's openjdk-17-jdk-headless).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 launches=${1:-5}
 bin=${TWINSCHED:-$top/build/cli/twinsched}
 peer=${PEER:-$top/../shared/peers/java/peer_java}
 scale=${SCALE:-1}
+host=${HOST:-1}
 rows=${ROWS:-forward pingpong1 pingpong8}
 [ -x "$bin" ] || { echo "peer_compare: no twinsched at $bin (build it, or set TWINSCHED)" >&2; exit 2; }
 [ -x "$peer" ] || { echo "peer_compare: no Java peer at $peer (set PEER)" >&2; exit 2; }
@@ -34,14 +39,21 @@ spec[pingpong8]="$top/scenarios/pingpong.toml --param pairs=8 --param bounces=$p
 # stats VALUES... -> "median min max" (of numbers in msgs/s)
 stats() { printf '%s\n' "$@" | sort -g | awk '{v[NR]=$1} END {m = NR % 2 ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2; printf "%.0f %.0f %.0f", m, v[1], v[NR]}'; }
 mps() { awk -v x="$1" 'BEGIN {printf "%.1f", x/1e6}'; }
+# The host's line transfer now, in ns (calibrate --quick: ~3 s).
+cal=$(mktemp --suffix=.toml)
+trap 'rm -f "$cal"' EXIT
+line_ns() {
+  "$bin" calibrate --quick -o "$cal" 2>&1 | sed -n 's/.*line transfer \([0-9.]*\) ns.*/\1/p'
+}
 
-echo "| workload | workers | twinsched (stealing) M msgs/s, median (min-max) | Java ForkJoinPool peer | ratio |"
-echo "|---|---|---|---|---|"
+echo "| workload | workers | twinsched (stealing) M msgs/s, median (min-max) | Java ForkJoinPool peer | ratio | line transfer ns, before-after |"
+echo "|---|---|---|---|---|---|"
 for r in $rows; do
   [ -n "${spec[$r]:-}" ] || { echo "peer_compare: unknown row '$r' (forward, pingpong1, pingpong8)" >&2; exit 2; }
   IFS='|' read -r targs pargs label <<<"${spec[$r]}"
   for w in 1 2; do
     ours=() theirs=()
+    [ "$host" = 0 ] || before=$(line_ns)
     for ((k = 1; k <= launches; k++)); do
       echo "peer_compare: $label, $w workers, launch $k/$launches" >&2
       # shellcheck disable=SC2086
@@ -52,6 +64,6 @@ for r in $rows; do
     read -r om omin omax <<<"$(stats "${ours[@]}")"
     read -r jm jmin jmax <<<"$(stats "${theirs[@]}")"
     ratio=$(awk -v a="$om" -v b="$jm" 'BEGIN {printf "%.2f", a/b}')
-    echo "| $label | $w | $(mps "$om") ($(mps "$omin")-$(mps "$omax")) | $(mps "$jm") ($(mps "$jmin")-$(mps "$jmax")) | ${ratio}x |"
+    echo "| $label | $w | $(mps "$om") ($(mps "$omin")-$(mps "$omax")) | $(mps "$jm") ($(mps "$jmin")-$(mps "$jmax")) | ${ratio}x | $([ "$host" = 0 ] && echo "not measured" || echo "$before-$(line_ns)") |"
   done
 done
