@@ -2,7 +2,9 @@
 // of N), and bytes per event: on disk, and held in memory by the lanes while the run records (traces/lane_codec.hpp).
 //
 // Before any timing, main calibrates the burn loop (bench/warm_up.hpp), and one untimed round
-// runs every level once (a warm-up) before the N measured, interleaved rounds.
+// runs every level once (a warm-up) before the N measured, interleaved rounds. It ends with the
+// host's line transfer before each round and after the last (sim/calibrate.hpp's probe): on a
+// VM whose host moves its CPUs apart now and then, that says which state each round ran in.
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "runtime/run_threads.hpp"
+#include "sim/calibrate.hpp"
 #include "traces/recorder.hpp"
 #include "traces/trace_reader.hpp"
 #include "bench/median.hpp"
@@ -77,7 +80,12 @@ int main(int argc, char** argv) {
   constexpr int configs = 5;
   level_result res[configs];
   bool ok = true;
+  // The host's state around each round: this VM's host runs its two CPUs near (a line transfer
+  // ~10 ns) or apart (~65) and flips between them within seconds; a round's levels compare
+  // with each other (the overhead is per round), but rounds in different states do not.
+  std::vector<double> host_ns;
   bench::warm_up_then_measure(runs, [&](bool timed) {
+    if (timed) host_ns.push_back(probe_line_transfer_ns());
     for (int l = 0; l < configs; ++l) {  // interleaved: drift in the machine's speed hits every level alike
       traces::lane_memory mem;
       trace_request t{levels[l] == trace_level::off ? "" : path, levels[l], l >= 3, &mem};
@@ -139,6 +147,11 @@ int main(int argc, char** argv) {
     for (double r : res[l].rates) std::printf(" %12.0f", r);
     std::printf("\n");
   }
+  host_ns.push_back(probe_line_transfer_ns());  // after the last round
+  std::printf("host: line transfer before each round and after the last (ns):");
+  for (double ns : host_ns) std::printf(" %.1f", ns);
+  const auto [lo, hi] = std::minmax_element(host_ns.begin(), host_ns.end());
+  std::printf("%s\n", *lo > 0 && *hi > 2 * *lo ? "  (the host changed state during the runs: medians mix two machines)" : "");
   if (!ok) std::printf("a run's verdict FAILED\n");
   return ok ? 0 : 1;
 }
