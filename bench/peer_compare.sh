@@ -14,8 +14,8 @@
 # Prints, per row, the median msgs/s of each side with the launches' min-max, the ratio of
 # the medians, and the host's state around the row: the line transfer `twinsched calibrate
 # --quick` measures before and after the row's launches. On this VM it swings between ~10
-# ns (both vCPUs near) and ~70 ns (far) over minutes, and every 2-worker row with it: a row
-# whose two figures differ a lot ran partly in each state. HOST=0 leaves it out.
+# ns (both vCPUs near) and ~65 ns (apart), for hours or for seconds, and every 2-worker row
+# with it: a row whose two figures differ a lot ran partly in each state. HOST=0 leaves it out.
 # Needs a JDK (javac, java: Debian's openjdk-17-jdk-headless).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
