@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "models/workload/workload.hpp"
+#include "sim/calibrate.hpp"
 
 namespace twinsched::cli {
 namespace {
@@ -197,7 +198,7 @@ bool within_tolerance(const accuracy_setup& setup, const accuracy_summary& sum) 
 }
 
 bool probe_matches(const accuracy_setup& setup, double probe_ns) {
-  return setup.model_line_ns <= 0 || (probe_ns <= 2 * setup.model_line_ns && 2 * probe_ns >= setup.model_line_ns);
+  return setup.model_line_ns <= 0 || same_line_state(probe_ns, setup.model_line_ns);
 }
 
 bool host_matches_model(const accuracy_setup& setup, const accuracy_summary& sum) {

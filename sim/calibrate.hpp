@@ -41,6 +41,11 @@ calibration calibrate_machine(const calibrate_options& o);
 /// its CPUs apart (here 12 ns became 74 within the hour, and back).
 double probe_line_transfer_ns();
 
+/// Whether two line transfers (probes, or a probe and a model's) describe the same state of
+/// the host: within 2x of each other. Noise within one state stays under that; near (~10 ns)
+/// and apart (~65-75 ns) differ by 6x or more. `accuracy`'s host check and the trace bench use it.
+inline bool same_line_state(double a_ns, double b_ns) { return a_ns <= 2 * b_ns && b_ns <= 2 * a_ns; }
+
 /// The machine model file for `c`: header comment (notes), name, topology, every cost in ns.
 /// parse_machine() reads it back to the same costs (to the printed precision).
 std::string machine_toml(const calibration& c);
