@@ -86,8 +86,8 @@ class alignas(64) actor_cell final : public actor {
   actor_cell(std::uint32_t id, const behavior_maker& m, const spawn_options& o) : actor_cell(id, nullptr, o) {
     const bool fits = m.size <= inline_bytes && m.align <= alignof(std::max_align_t);
     behavior_ = m.make(fits ? inline_ : nullptr, m.args);
-    auto at = reinterpret_cast<std::uintptr_t>(behavior_), slot = reinterpret_cast<std::uintptr_t>(inline_);
-    if (fits) inline_at_ = std::uint8_t(1 + (at - slot));  // the behavior subobject's offset in B
+    if (fits)  // 1 + the behavior subobject's offset in B
+      inline_at_ = std::uint8_t(1 + (reinterpret_cast<std::uintptr_t>(behavior_) - reinterpret_cast<std::uintptr_t>(inline_)));
   }
   actor_cell(const actor_cell&) = delete;
   actor_cell& operator=(const actor_cell&) = delete;
