@@ -44,6 +44,21 @@ grep -q "^calibrate: wrote $dir/a.toml" "$dir/a.err"
 "$bin" calibrate --quick --name second > "$dir/b.toml" 2> "$dir/b.err"  # stdout
 grep -q '^name = "second"' "$dir/b.toml"
 
+# Two calibrations agree only if the host kept its state between them. This VM's host runs its
+# two vCPUs near (a line transfer ~10 ns), apart (~65-75 ns), or now and then on one core
+# (~0.1 ns), and moves between these within seconds (a fresh-clone run: 0.137 vs 67.3 ns, lock
+# hand-off 17.6 vs 264). Every two-thread term moves with it, so a pair from two states says
+# nothing about calibrate: the second is taken again, up to 4 more times, until its line
+# transfer is within 2x of the first's (`same_line_state`, sim/calibrate.hpp; `accuracy`'s host
+# check). The pair compared below is always of one state, and is compared in full.
+line_ns() { sed -n 's/^line_transfer_same_socket_ns = \([0-9.]*\).*/\1/p' "$1"; }
+same_state() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= 2 * b && b <= 2 * a) }'; }
+for try in 1 2 3 4; do
+  same_state "$(line_ns "$dir/a.toml")" "$(line_ns "$dir/b.toml")" && break
+  echo "calibrate: the host changed state between the two calibrations ($(line_ns "$dir/a.toml") vs $(line_ns "$dir/b.toml") ns a line transfer); the second again ($try of 4)"
+  "$bin" calibrate --quick --name second > "$dir/b.toml" 2> "$dir/b.err"
+done
+
 # the written model loads, and a simulation runs on it
 "$bin" sim scenarios/pingpong.toml --machine "$dir/a.toml" --cores 1 --workers 1 --param bounces=2000 > "$dir/sim.out"
 grep -q "this-machine" "$dir/sim.out"
