@@ -37,46 +37,58 @@
 
 namespace twinsched {
 
+/// What actor_ref and a message's sender point at: the platform-independent part of an actor.
 class actor {
  public:
   std::uint32_t id() const { return id_; }
-  bool stopped() const { return stopped_; }
-
-  /// Worker that last ran it, ~0 before its first turn (the simulator charges state
-  /// migration when this changes; traces record it).
-  std::uint32_t last_worker() const { return last_worker_ == never_ran ? ~0u : last_worker_; }
-  void set_last_worker(std::uint32_t w) { last_worker_ = std::uint16_t(w); }  // workers <= 1024 (config.cpp)
 
  protected:
   explicit actor(std::uint32_t id) : id_(id) {}
   ~actor() = default;
 
  private:
-  static constexpr std::uint16_t never_ran = 0xffff;
   std::uint32_t id_;
-  bool stopped_ = false;
-  std::uint8_t inline_at_ = 0;  // actor_cell: 1 + the behavior's offset in the cell's inline bytes; 0: on the heap
-  std::uint16_t last_worker_ = never_ran;
-
-  template <class>
-  friend class actor_cell;
 };
 
-static_assert(sizeof(actor) == 8, "actor_cell's first cache line holds the base, the mailbox and the inline behavior");
+namespace detail {
 
-/// Layout: two cache lines. The first holds what every message writes on real cores: the
-/// mailbox (a send's exchange on its tail, the owner's pops) and the behavior, built there
-/// when it fits (`spawn_as`: 32 bytes; else on the heap), so a message to an actor last run
-/// on the other core waits for one line, not two (forward on 2 workers: a behavior of its
-/// own, written per message, cost a second transfer, 30% of the time per message in perf).
-/// The second holds what only traces, `checks` runs and the policies that bind actors to a
-/// home read or write, and the behavior pointer, which a turn reads only for a behavior on
-/// the heap: a turn of an inline behavior on real cores without tracing does not touch it.
+/// actor_cell's first cache line: what a turn and a send write. Kept a base of its own so that
+/// it comes first in the cell and the `actor` base (the id, read-only during a run) starts the
+/// second line.
 template <class P>
-class alignas(64) actor_cell final : public actor {
- public:
-  /// Room for a behavior in the cell's first line.
+struct alignas(64) cell_first_line {
+  static constexpr std::uint16_t never_ran = 0xffff;
+  /// Room for a behavior in the first line.
   static constexpr std::size_t inline_bytes = 32;
+
+  /// While tracing or in `checks` runs: the sends so far (owner only). 32 bits, like the
+  /// seq a message id keeps (envelope.hpp); `checks` compares them modulo 2^32.
+  std::uint32_t sends_ = 0;
+  bool stopped_ = false;
+  std::uint8_t inline_at_ = 0;  // 1 + the behavior's offset in `inline_bytes`; 0: on the heap
+  std::uint16_t last_worker_ = never_ran;  // workers <= 1024 (config.cpp)
+  mailbox<P> mailbox_;
+  alignas(std::max_align_t) std::byte inline_[inline_bytes];
+};
+
+}  // namespace detail
+
+/// Layout: two cache lines. The first (detail::cell_first_line) holds what every message
+/// writes on real cores: the mailbox (a send's exchange on its tail, the owner's pops), the
+/// behavior, built there when it fits (`spawn_as`: 32 bytes; else on the heap), the turn's
+/// bookkeeping (last worker) and, while tracing, the send count. So a message to an actor
+/// last run on the other core waits for one line, not two (forward on 2 workers: a behavior
+/// of its own, written per message, cost a second transfer, 30% of the time per message in
+/// perf; the trace's per-actor counters written here cost a traced turn the same way).
+/// The second holds what a run reads but does not write (the id, the behavior pointer, read
+/// per message only for a behavior on the heap), so both cores keep a copy of it, plus what
+/// only `full` traces, `checks` runs and the policies that bind actors to a home write.
+template <class P>
+class alignas(64) actor_cell final : private detail::cell_first_line<P>, public actor {
+  using line = detail::cell_first_line<P>;
+
+ public:
+  using line::inline_bytes;
 
   actor_cell(std::uint32_t id, std::unique_ptr<behavior> b, const spawn_options& o)
       : actor(id), behavior_(b.release()), group_(o.group), state_bytes_(o.state_bytes) {
@@ -85,47 +97,55 @@ class alignas(64) actor_cell final : public actor {
   /// Builds the behavior in the cell if it fits, on the heap if not.
   actor_cell(std::uint32_t id, const behavior_maker& m, const spawn_options& o) : actor_cell(id, nullptr, o) {
     const bool fits = m.size <= inline_bytes && m.align <= alignof(std::max_align_t);
-    behavior_ = m.make(fits ? inline_ : nullptr, m.args);
+    behavior_ = m.make(fits ? this->inline_ : nullptr, m.args);
     if (fits)  // 1 + the behavior subobject's offset in B
-      inline_at_ = std::uint8_t(1 + (reinterpret_cast<std::uintptr_t>(behavior_) - reinterpret_cast<std::uintptr_t>(inline_)));
+      this->inline_at_ =
+          std::uint8_t(1 + (reinterpret_cast<std::uintptr_t>(behavior_) - reinterpret_cast<std::uintptr_t>(this->inline_)));
   }
   actor_cell(const actor_cell&) = delete;
   actor_cell& operator=(const actor_cell&) = delete;
   ~actor_cell() { drop_behavior(); }
 
+  bool stopped() const { return this->stopped_; }
+  void set_stopped() { this->stopped_ = true; }
+  /// Worker that last ran it, ~0 before its first turn (the simulator charges state
+  /// migration when this changes; traces record it).
+  std::uint32_t last_worker() const { return this->last_worker_ == line::never_ran ? ~0u : this->last_worker_; }
+  void set_last_worker(std::uint32_t w) { this->last_worker_ = std::uint16_t(w); }
+
   /// Group of equal actors (donation), 0 if none.
   std::uint32_t group() const { return group_; }
   /// Bytes of state that move with the actor to another core (the simulator charges them).
   std::uint32_t state_bytes() const { return state_bytes_; }
-  /// Messages processed, counted while tracing (traces: where a turn starts; per-actor results).
-  std::uint64_t processed() const { return processed_; }
 
   /// The name given at spawn, or "actor#<id>" (errors and traces).
   std::string name() const { return rare_ && !rare_->name.empty() ? rare_->name : "actor#" + std::to_string(id()); }
 
   /// Send: true if the actor was idle and the caller must now hand it to the policy.
-  bool push(envelope<P>* e) { return mailbox_.push(e); }
+  bool push(envelope<P>* e) { return this->mailbox_.push(e); }
 
   /// Release step 2: true if the owner must reschedule the actor after all. Else the actor
   /// is idle and `spent` is the mailbox's last envelope, the caller's to recycle.
-  bool release(envelope<P>*& spent) { return !mailbox_.try_idle(spent); }
+  bool release(envelope<P>*& spent) { return !this->mailbox_.try_idle(spent); }
 
   /// The owner of a drained actor (worker.hpp, holding): true if a message came in since.
-  bool has_new_mail() const { return mailbox_.pushed_since_empty(); }
+  bool has_new_mail() const { return this->mailbox_.pushed_since_empty(); }
 
   /// Takes an idle actor without a message (donation hands it messages afterwards), with
   /// `dummy` as its mailbox's dummy; on failure `dummy` stays the caller's.
-  bool try_claim(envelope<P>* dummy) { return mailbox_.try_claim(dummy); }
+  bool try_claim(envelope<P>* dummy) { return this->mailbox_.try_claim(dummy); }
 
   /// While tracing or in `checks` runs: the number this actor's next send carries (owner
-  /// only): its message id (envelope.hpp) and, in `checks` runs, per-sender order.
-  std::uint64_t next_send_seq() { return ++sends_; }
+  /// only), from 1, modulo 2^32: its message id (envelope.hpp) and, in `checks` runs,
+  /// per-sender order.
+  std::uint32_t next_send_seq() { return ++this->sends_; }
   /// `checks` runs, per-sender order (owner only): true if `seq` comes after every message
-  /// from `sender` this actor processed so far. Donated messages are not checked (a donation
-  /// group does not keep per-sender order).
-  bool in_order_from(std::uint32_t sender, std::uint64_t seq) {
-    std::uint64_t& last = rare().last_from[sender];
-    if (seq <= last) return false;
+  /// from `sender` this actor processed so far, comparing seqs modulo 2^32 (serial-number
+  /// order: right while one sender's messages in flight to it span less than 2^31 sends).
+  /// Donated messages are not checked (a donation group does not keep per-sender order).
+  bool in_order_from(std::uint32_t sender, std::uint32_t seq) {
+    std::uint32_t& last = rare().last_from[sender];
+    if (std::int32_t(seq - last) <= 0) return false;
     last = seq;
     return true;
   }
@@ -135,54 +155,46 @@ class alignas(64) actor_cell final : public actor {
   std::uint32_t enter(std::uint32_t worker) { return running_.exchange(worker + 1, std::memory_order_acq_rel); }
   void leave() { running_.store(0, std::memory_order_release); }
 
-  mailbox<P>& box() { return mailbox_; }
+  mailbox<P>& box() { return this->mailbox_; }
   /// Where the behavior lives (the simulator charges a migration by it: platform.hpp 12).
-  behavior_at behavior_place() const { return inline_at_ ? behavior_at::in_cell : behavior_at::apart; }
+  behavior_at behavior_place() const { return this->inline_at_ ? behavior_at::in_cell : behavior_at::apart; }
   /// The behavior, read from the first line when it lives there: a turn on real cores then
-  /// reads nothing from the second.
+  /// reads nothing from the second but the id, which no run writes.
   behavior* current() {
-    return inline_at_ ? std::launder(reinterpret_cast<behavior*>(inline_ + (inline_at_ - 1))) : behavior_;
+    return this->inline_at_ ? std::launder(reinterpret_cast<behavior*>(this->inline_ + (this->inline_at_ - 1))) : behavior_;
   }
   void replace(std::unique_ptr<behavior> b) {
     drop_behavior();
     behavior_ = b.release();
   }
-  void set_stopped() { stopped_ = true; }
-  /// While tracing (worker.hpp): one more message processed, and its payload's hash.
-  void count_traced(const message& m) {
-    ++processed_;
-    digest_ += splitmix64(m.a ^ (m.b * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t(m.tag) << 32 | m.tag));
-  }
-  /// Sum over delivered messages of a hash of their payload (a, b, tag), recorded only while
-  /// tracing: equal for two runs that delivered the same messages to this actor, in any order.
-  std::uint64_t digest() const { return digest_; }
+
+  /// `full` traces (worker.hpp): the messages this actor processed, so each turn records
+  /// where it starts in the actor's receive order. Only `full` writes it, so a decisions
+  /// trace keeps the second line unwritten (the per-actor results: worker.hpp's tallies).
+  std::uint64_t received() const { return received_; }
+  void count_received() { ++received_; }
 
  private:
   struct rare_fields {
     std::string name;                                           // only when given: idle actors stay small
-    std::unordered_map<std::uint32_t, std::uint64_t> last_from;  // `checks` runs only; looked up, never iterated
+    std::unordered_map<std::uint32_t, std::uint32_t> last_from;  // `checks` runs only; looked up, never iterated
   };
   rare_fields& rare() {
     if (!rare_) rare_ = std::make_unique<rare_fields>();
     return *rare_;
   }
   void drop_behavior() {
-    if (inline_at_)
+    if (this->inline_at_)
       behavior_->~behavior();
     else
       delete behavior_;
     behavior_ = nullptr;
-    inline_at_ = 0;
+    this->inline_at_ = 0;
   }
 
-  // First line (with the base's 8 bytes): written per message.
-  mailbox<P> mailbox_;
-  alignas(std::max_align_t) std::byte inline_[inline_bytes];
-  // Second line: the behavior pointer (read per message only for a behavior on the heap), and
-  // what tracing, `checks` runs and the policies that bind actors to homes use.
+  // Second line, after the `actor` base's id: read per turn, written only as said above.
   behavior* behavior_;  // owned: in inline_, or on the heap
-  std::uint64_t processed_ = 0, digest_ = 0;  // while tracing (count_traced)
-  std::uint64_t sends_ = 0;                   // while tracing or `checks` (message ids, per-sender order)
+  std::uint64_t received_ = 0;  // `full` traces only
 
  public:
   /// Intrusive link for lock-based FIFO run queues (shared-queue); owned by that queue.

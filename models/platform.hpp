@@ -49,6 +49,8 @@
 //      `yield_now()` gives the core away; both may advance (simulated) time, and in
 //      simulation both do, so a polling loop cannot stall the simulated clock.
 //   8. `trace(ev)` takes one event for the recorder; workers call it only when tracing is on.
+//      `sink_of(w)` gives worker w's way in, a `P::trace_sink` value a worker looks up once,
+//      and `trace(sink, ev)` takes its events without looking it up again (the hot path).
 //      Its time is `now_ns()` at the event, unless the platform declares
 //      `static constexpr bool stamps_trace_events = true`: then models/ passes time 0 and the
 //      platform stamps events itself with a cheaper clock (the real platform: see
@@ -184,6 +186,8 @@ concept platform =
       { p.yield_now() } -> std::same_as<void>;
       // 8. tracing, 9. the backend's name
       { p.trace(ev) } -> std::same_as<void>;
+      { cp.sink_of(0u) } -> std::same_as<typename P::trace_sink>;
+      { p.trace(cp.sink_of(0u), ev) } -> std::same_as<void>;
       { P::backend_name } -> std::convertible_to<const char*>;
       // 13. failing
       { p.fail(std::string()) } -> std::same_as<void>;

@@ -23,7 +23,7 @@ struct worker_stats {
 struct actor_stats {
   std::uint32_t id = 0, group = 0;
   std::uint64_t delivered = 0;  ///< messages processed
-  std::uint64_t digest = 0;     ///< order-independent digest of the delivered payloads (actor.hpp)
+  std::uint64_t digest = 0;     ///< order-independent digest of the delivered payloads (delivery_tally.hpp)
 };
 
 struct run_result {

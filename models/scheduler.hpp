@@ -344,7 +344,15 @@ class scheduler final : public worker_control {
     }
     for_each_actor([&](cell& a) {
       if (!a.box().empty()) ++r.leftover;
-      if (level_ != trace_level::off) r.per_actor.push_back({a.id(), a.group(), a.processed(), a.digest()});
+      if (level_ != trace_level::off) {
+        actor_stats st{a.id(), a.group()};
+        for (auto& wk : workers_) {
+          delivery_tally::row t = wk->tally().at(a.id());
+          st.delivered += t.delivered;
+          st.digest += t.digest;
+        }
+        r.per_actor.push_back(st);
+      }
     });
     r.leftover += policy_.queued();
     r.checksum = w.checksum();

@@ -77,6 +77,7 @@
 #include "actor.hpp"
 #include "actor_arena.hpp"
 #include "config.hpp"
+#include "delivery_tally.hpp"
 #include "envelope_pool.hpp"
 #include "idle/idle_strategy.hpp"
 #include "platform.hpp"
@@ -112,10 +113,11 @@ class worker final : public context {
 
   worker(sched_t& s, unsigned index)
       : s_(s), index_(index), pool_(s.depot()), idle_(s.config().idle), burst_(s.config().burst),
-        checks_(s.config().checks), port_(index, s.plat(), s.trace_gate(), stats_, pool_, s) {}
+        checks_(s.config().checks), level_(s.trace_gate().level()), sink_(s.plat().sink_of(index)),
+        port_(index, s.plat(), s.trace_gate(), stats_, pool_, s) {}
 
   void loop() {
-    s_.trace(event_kind::worker_start, index_, 0, 0, 0);
+    s_.trace(event_kind::worker_start, index_, 0, 0, 0);  // at every level: the checked path
     phase_ = worker_phase::running;
     std::uint64_t mark = s_.plat().now_ns();
     bool idle = false, retired = false;
@@ -140,7 +142,7 @@ class worker final : public context {
         idle = true;
         phase_ = worker_phase::idle;
         mark = account(stats_.busy_ns, mark);
-        if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::idle, index_, 0, 0, 0);
+        if (tracing(trace_level::decisions)) emit(event_kind::idle, 0, 0, 0);
         if (s_.enter_idle()) break;
       }
       if (s_.done()) break;
@@ -179,8 +181,12 @@ class worker final : public context {
     e->msg.sender = current_;
     ++sent_local_;
     // numbered by the sending actor, so that ids survive a different schedule (replay)
-    e->seq = (checks_ || s_.tracing(trace_level::decisions)) && current_ ? current_->next_send_seq() : 0;
-    e->id = current_ ? message_id(current_->id(), e->seq) : 0;
+    if ((checks_ || tracing(trace_level::decisions)) && current_) {
+      e->seq = current_->next_send_seq();
+      e->id = message_id(current_->id(), e->seq);
+    } else {
+      e->seq = e->id = 0;
+    }
     sent_.store(sent_local_, std::memory_order_release);  // read by the quiescence check
     deliver(*static_cast<cell*>(to.get()), e);
   }
@@ -188,14 +194,14 @@ class worker final : public context {
   /// Delivers a ready envelope (send, and donation's re-delivery).
   void deliver(cell& to, envelope<P>* e) {
     const std::uint64_t id = e->id;  // once pushed, `e` may be consumed and recycled by another worker
-    if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, index_, to.id(), id, 0);
+    if (tracing(trace_level::full)) emit(event_kind::send, to.id(), id, 0);
     P::runtime_work(runtime_op::mailbox_push);
     s_.plat().touch_state(to.id(), to.state_bytes(), touch_at::push);  // the push writes its mailbox (platform.hpp 15)
     if constexpr (Pol::caps.holds_drained) {
       if (&to == held_ && to.box().push_owned(e)) return;  // ours: no locked instruction (see "Holding")
     }
     if (to.push(e)) {  // the actor was idle: this worker schedules it (actor.hpp)
-      if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, to.id(), id, 0);
+      if (tracing(trace_level::decisions)) emit(event_kind::schedule, to.id(), id, 0);
       s_.policy().push(int(index_), to, push_reason::sent);
     }
   }
@@ -211,6 +217,8 @@ class worker final : public context {
   std::uint64_t sent() const { return sent_.load(std::memory_order_acquire); }
   std::uint64_t processed() const { return processed_.load(std::memory_order_acquire); }
   const worker_stats& stats() const { return stats_; }
+  /// While tracing: what each actor this worker ran was delivered here (after the run).
+  const delivery_tally& tally() const { return tally_; }
   std::uint64_t dead_letters() const { return dead_letters_; }
   arena<cell>& spawned() { return spawned_; }
   unsigned index() const { return index_; }
@@ -243,6 +251,12 @@ class worker final : public context {
     to.flags = static_cast<const volatile std::uint32_t&>(from.flags);
   }
 
+  bool tracing(trace_level l) const { return level_ >= l; }
+  /// One of this worker's trace events, through its own sink (platform.hpp contract 8).
+  [[gnu::always_inline]] void emit(event_kind k, std::uint32_t actor, std::uint64_t msg, std::uint32_t other) {
+    s_.trace_gate()(sink_, k, index_, actor, msg, other);
+  }
+
   std::uint64_t account(std::uint64_t& bucket, std::uint64_t mark) {
     std::uint64_t now = s_.plat().now_ns();
     bucket += now - mark;
@@ -258,8 +272,8 @@ class worker final : public context {
     }
     // full: where this turn starts in the actor's receive order (replay orders its turns by it)
     const std::uint32_t last = a.last_worker();
-    if (s_.tracing(trace_level::decisions))
-      s_.trace(event_kind::run_begin, index_, a.id(), s_.tracing(trace_level::full) ? a.processed() : 0, last);
+    if (tracing(trace_level::decisions))
+      emit(event_kind::run_begin, a.id(), tracing(trace_level::full) ? a.received() : 0, last);
     // State moves with the actor (run_begin's `other` field above records from where), or
     // comes back from memory if it left the caches (platform.hpp 12 and 15).
     if (last != ~0u && last != index_) s_.plat().migrate_state(last, index_, a.state_bytes(), a.behavior_place());
@@ -297,7 +311,7 @@ class worker final : public context {
     }
     current_ = nullptr;
     // `other`: the messages the turn processed (replay limits the turn to as many)
-    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::run_end, index_, a.id(), 0, n);
+    if (tracing(trace_level::decisions)) emit(event_kind::run_end, a.id(), 0, n);
     if (checks_) a.leave();
     if constexpr (Pol::caps.holds_drained) {
       if (cell* before = std::exchange(held_, nullptr); before && !settle(*before))
@@ -334,7 +348,7 @@ class worker final : public context {
   }
 
   void reschedule(cell& a, push_reason why) {
-    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::schedule, index_, a.id(), 0, std::uint32_t(why));
+    if (tracing(trace_level::decisions)) emit(event_kind::schedule, a.id(), 0, std::uint32_t(why));
     s_.policy().push(int(index_), a, why);
   }
 
@@ -342,8 +356,8 @@ class worker final : public context {
     s_.plat().touch_message(e.slot, touch_at::turn);  // its message is read now (platform.hpp 16)
     P::runtime_work(runtime_op::message);
     P::runtime_work(runtime_op::mailbox_pop);  // the pop that took it (per message, whichever path took it)
-    if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_begin, index_, a.id(), e.id, 0);
-    if (checks_ && e.seq && (e.msg.flags & message_donated) == 0 && !a.in_order_from(e.msg.sender->id(), e.seq))
+    if (tracing(trace_level::full)) emit(event_kind::message_begin, a.id(), e.id, 0);
+    if (checks_ && e.seq && (e.msg.flags & message_donated) == 0 && !a.in_order_from(e.msg.sender->id(), std::uint32_t(e.seq)))
       [[unlikely]] out_of_order(a, e);
     if (a.stopped()) {
       ++dead_letters_;
@@ -363,8 +377,11 @@ class worker final : public context {
         stop_ = false;
       }
     }
-    if (s_.tracing(trace_level::full)) s_.trace(event_kind::message_end, index_, a.id(), e.id, 0);
-    if (s_.tracing(trace_level::decisions)) a.count_traced(e.msg);
+    if (tracing(trace_level::full)) emit(event_kind::message_end, a.id(), e.id, 0);
+    if (tracing(trace_level::decisions)) {
+      tally_.add(a.id(), e.msg);  // the run's per-actor results (delivery_tally.hpp)
+      if (tracing(trace_level::full)) a.count_received();
+    }
     ++stats_.messages;
     processed_.store(stats_.messages, std::memory_order_release);  // read by the quiescence check
   }
@@ -385,7 +402,7 @@ class worker final : public context {
       return;
     }
     ++stats_.parks;
-    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::park, index_, 0, 0, 0);
+    if (tracing(trace_level::decisions)) emit(event_kind::park, 0, 0, 0);
     std::uint64_t limit = 0;  // 0: no bound
     if constexpr (Pol::caps.scales_workers) limit = s_.policy().park_limit_ns(index_);
     phase_ = d.what == idle_decision::park && !limit ? worker_phase::parked : worker_phase::parked_for;
@@ -397,7 +414,7 @@ class worker final : public context {
     }
     phase_ = worker_phase::idle;
     park.cancel(index_);  // step 4
-    if (s_.tracing(trace_level::decisions)) s_.trace(event_kind::unpark, index_, 0, 0, 0);
+    if (tracing(trace_level::decisions)) emit(event_kind::unpark, 0, 0, 0);
   }
 
   sched_t& s_;
@@ -406,6 +423,8 @@ class worker final : public context {
   idle_strategy idle_;
   std::uint32_t burst_;
   bool checks_;
+  trace_level level_;                // the run's; a copy in this worker's own lines
+  typename P::trace_sink sink_;      // where its events go (contract 8)
   cell* current_ = nullptr;
   cell* held_ = nullptr;  // owner only (read by the hang report): see "Holding a drained actor"
   static constexpr std::uint32_t hold_probe = 64;
@@ -415,6 +434,7 @@ class worker final : public context {
   bool stop_ = false;
   std::uint64_t sent_local_ = 0, dead_letters_ = 0;
   worker_stats stats_;
+  delivery_tally tally_;  // while tracing; owner only until the run ends
   policy_port<P> port_;  // what the policy's hooks may do (policy.hpp)
   arena<cell> spawned_;
   alignas(64) typename P::template atomic<std::uint64_t> sent_{0};

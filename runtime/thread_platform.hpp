@@ -111,11 +111,17 @@ class thread_platform {
   /// Trace events go to the attached recorder's lane of `ev.worker`, stamped with the TSC now
   /// and then (traces/event_lane.hpp): a few stores per event, no lock, no allocation.
   static constexpr bool stamps_trace_events = true;  // platform.hpp contract 8
-  [[gnu::always_inline]] void trace(const trace_event& ev) {
-    if (!lanes_) return;
-    lanes_[ev.worker < lane_count_ ? ev.worker : lane_count_].push_sampled(ev, [b = base_ticks_] {
-      return tsc_clock::read() - b;
-    });
+  void trace(const trace_event& ev) {
+    if (lanes_) trace(sink_of(ev.worker), ev);
+  }
+  /// A worker's lane (workers past the recorder's lanes share the outside one); null while
+  /// no recorder is attached, when no worker traces.
+  using trace_sink = traces::event_lane*;
+  trace_sink sink_of(unsigned worker) const {
+    return lanes_ ? &lanes_[worker < lane_count_ ? worker : lane_count_] : nullptr;
+  }
+  [[gnu::always_inline]] void trace(trace_sink lane, const trace_event& ev) {
+    lane->push_sampled(ev, [this] { return tsc_clock::read() - base_ticks_; });  // read only when stamping
   }
   /// Sends trace events to `r` (its clock must be a tsc_clock); null detaches.
   void attach_trace(traces::recorder* r) {

@@ -115,6 +115,9 @@ class sim_platform {
   int current_worker() const { return sim_detail::g.cur ? sim_detail::g.cur->worker : -1; }
   unsigned hardware_workers() const { return cores_; }
   void trace(const trace_event& ev);
+  using trace_sink = unsigned;  // contract 8: the worker; an event carries it anyway
+  trace_sink sink_of(unsigned worker) const { return worker; }
+  void trace(trace_sink, const trace_event& ev) { trace(ev); }
   /// Record trace events into `r` (exact simulated times) as well as hashing them; null: hash only.
   void attach_trace(traces::recorder* r) { recorder_ = r; }
 

@@ -12,9 +12,7 @@ namespace twinsched::traces {
 
 void event_lane::unmap::operator()(std::uint8_t* p) const { ::munmap(p, bytes); }
 
-void event_lane::init(std::size_t chunk_bytes, std::uint32_t chunks, std::uint64_t stamp_interval_ticks,
-                      const std::atomic<std::uint32_t>* tick) {
-  if (tick) tick_ = tick;
+void event_lane::init(std::size_t chunk_bytes, std::uint32_t chunks, std::uint64_t stamp_interval_ticks) {
   chunk_bytes_ = (std::max(chunk_bytes, min_chunk_bytes) + 63) / 64 * 64;
   chunks_ = std::max<std::uint32_t>(chunks, 2);
   // Anonymous memory, untouched until written; huge pages where the kernel allows them, so a
@@ -41,28 +39,31 @@ void event_lane::prefault(std::size_t bytes) {
   for (std::size_t off = 0; off < bytes; off += 4096) c[off] = 0;
 }
 
-std::uint64_t event_lane::stamp(std::uint64_t t, event_kind k, bool closing) {
+void event_lane::stamped(std::uint64_t t, event_kind k, const std::uint8_t* at) {
   ++stamps_;
-  // Adapt on stamps due by count (a chunk's last counts as one), and on those due to the
-  // tick when the lane slowed down (the tick's purpose); not on forced ones (park, unpark,
-  // ...), which may follow idle time.
-  const std::uint32_t tick = tick_->load(std::memory_order_relaxed);
-  const bool by_count = (index_ == stamp_at_ || closing) && !after_idle_;
-  const bool by_tick = tick != seen_tick_ && !after_idle_;
-  seen_tick_ = tick;
+  const bool closing = at >= closing_;  // the chunk's last event
+  // Adapt on stamps due by position (a chunk's last counts as one), and on those the writer
+  // asked for when the lane slowed down (the request's purpose: only lowers k); not on forced
+  // ones (park, unpark, ...), which may follow idle time.
+  const std::uint64_t bytes = chunk_no_ * chunk_bytes_ + std::uint64_t(at - begin_);  // before this event
+  const bool by_position = (at >= stamp_pos_ || closing) && !after_idle_;
+  // relaxed, as in push_sampled; null: a request (this thread stores null only before the first stamp)
+  const bool requested = check_.load(std::memory_order_relaxed) == nullptr && !after_idle_;
   // idle, park and unpark also stamp the event after them: an idle spell's end is exact
   after_idle_ = k == event_kind::idle || k == event_kind::park || k == event_kind::unpark;
-  if ((by_count || by_tick) && stamped_once_ && index_ > last_index_ && t > last_ticks_) {
-    // Aim for one stamp per interval: k = interval / (ticks per event since the last stamp).
-    const std::uint64_t n = index_ - last_index_;
-    const std::uint32_t want = std::uint32_t(std::clamp<std::uint64_t>(interval_ticks_ * n / (t - last_ticks_), 1, 256));
-    if (by_count || want < every_) every_ = want;
+  if ((by_position || requested) && stamped_once_ && bytes > last_bytes_ && t > last_ticks_) {
+    // Aim for one stamp per interval: k = interval / (ticks per byte since the last stamp).
+    const std::uint64_t n = bytes - last_bytes_;
+    const std::uint32_t want = std::uint32_t(std::clamp<std::uint64_t>(interval_ticks_ * n / (t - last_ticks_), 1, 2048));
+    if (by_position || want < every_) every_ = want;
   }
   stamped_once_ = true;
   last_ticks_ = t;
-  last_index_ = index_;
-  stamp_at_ = index_ + (after_idle_ ? 1 : every_);
-  return t;
+  last_bytes_ = bytes;
+  if (closing)
+    next_chunk();
+  else
+    set_check();
 }
 
 void event_lane::next_chunk() {
@@ -80,6 +81,7 @@ void event_lane::next_chunk() {
     }
   }
   open_chunk(chunk(chunk_no_));
+  set_check();  // the closing event was stamped: the next stamp is due from here
 }
 
 void event_lane::open_chunk(std::uint8_t* c) {

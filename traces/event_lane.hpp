@@ -23,9 +23,11 @@
 //   reads its clock ("stamps") only for some events: always for rare, idle-related kinds
 //   (worker start/stop, idle, park, unpark, steal, donate, migrate, thread start/retire)
 //   and the event after an idle, park or unpark (so idle spells start and end exactly), for
-//   the lane's first event and each chunk's last, and otherwise every `k`-th event, where k
-//   adapts so that busy stretches get about one clock read per `stamp_interval` (2 us):
-//   k = stamp_interval / (time per event measured over the last interval). The writer gives
+//   the lane's first event and each chunk's last, and otherwise once every `k` bytes of
+//   events, where k adapts so that busy stretches get about one clock read per
+//   `stamp_interval` (2 us): k = stamp_interval / (time per byte measured over the last
+//   interval). So an unstamped event costs one compare of its position with `check_` (the
+//   nearer of the next stamp's position and the chunk's closing position). The writer gives
 //   the events between two stamps times interpolated linearly by position, except across a
 //   gap (an interval far longer than the lane's pace: the user's code of a coarse message),
 //   whose excess goes after the interval's message_begin events (recorder.cpp,
@@ -34,11 +36,14 @@
 //   stamp interval; idle periods always start and end at exact times; the order within a
 //   lane is exact. A sudden drop in the event rate (pi: a burst of sends, then
 //   millisecond-long jobs) would leave k large for k more events, interpolated between
-//   distant stamps; so the recorder's writer thread also advances a shared `tick` word
-//   each time it wakes (every 50 us to 1 ms), and a lane that sees the tick change stamps
-//   its next event and re-adapts k there. Reading the word costs the hot path one load of
-//   a line that changes at most once per wake-up. The simulator passes exact times
+//   distant stamps; so the recorder's writer thread also lowers each lane's `check_` each
+//   time it wakes (every 50 us to 1 ms; request_stamp), and the lane stamps its next event
+//   and re-adapts k there. That costs the hot path nothing (it compares with `check_`
+//   anyway) and the lane one line transfer per wake-up. The simulator passes exact times
 //   instead (push_exact: every event stamped).
+//   `check_` is the one word both threads store (relaxed: a request orders nothing). A
+//   request may be overwritten by the producer's own next `check_`, but only by one it stores
+//   right after stamping an event, which the request asked for anyway.
 //
 // Protocol (producer P, writer W; `produced` and `consumed` count chunks)
 //   P1. encode events into chunk produced % chunks; at its last, write its head
@@ -92,9 +97,7 @@ class alignas(64) event_lane {
 
   /// Allocates the chunks (untouched memory: pages become resident as they fill).
   /// `chunk_bytes` is rounded up to a multiple of 64, at least min_chunk_bytes.
-  /// `tick`: the recorder's coarse tick (advanced by its writer thread); it must outlive the lane.
-  void init(std::size_t chunk_bytes, std::uint32_t chunks, std::uint64_t stamp_interval_ticks,
-            const std::atomic<std::uint32_t>* tick);
+  void init(std::size_t chunk_bytes, std::uint32_t chunks, std::uint64_t stamp_interval_ticks);
 
   /// Faults in the first `bytes` of the ring (at most all of it) now, so that filling it
   /// later writes to resident pages. Best effort: ignored where unsupported.
@@ -104,20 +107,21 @@ class alignas(64) event_lane {
   /// for events that get stamped.
   template <class Read>
   [[gnu::always_inline]] void push_sampled(const trace_event& ev, Read&& read) {
-    const bool closing = pos_ >= closing_;  // the chunk's last event, which is stamped
-    // relaxed: the tick is a hint to stamp soon, ordered with nothing
-    if (index_ == stamp_at_ || closing || ((always_stamped >> unsigned(ev.kind)) & 1u) ||
-        tick_->load(std::memory_order_relaxed) != seen_tick_)
-      append(ev, true, stamp(read(), ev.kind, closing), closing);
-    else
-      append(ev, false, 0, closing);
+    // relaxed: only this thread and request_stamp store check_, ordering nothing
+    if (((always_stamped >> unsigned(ev.kind)) & 1u) == 0 && pos_ < check_.load(std::memory_order_relaxed)) [[likely]] {
+      prefetch_ahead(pos_);
+      pos_ = codec_.encode(pos_, ev, false, 0);
+      ++index_;
+      return;
+    }
+    push_stamped(ev, read());
   }
 
   /// Hot path, simulated backend: `ev.time_ns` is exact (every event stamped).
-  void push_exact(const trace_event& ev) {
-    ++stamps_;
-    append(ev, true, ev.time_ns, pos_ >= closing_);
-  }
+  void push_exact(const trace_event& ev) { push_stamped(ev, ev.time_ns); }
+
+  /// The writer's side: asks the lane to stamp its next event (once per wake-up).
+  void request_stamp() { check_.store(nullptr, std::memory_order_relaxed); }
 
   // ---- the writer's side ----
 
@@ -157,13 +161,24 @@ class alignas(64) event_lane {
   std::uint64_t stamps() const { return stamps_; }
 
  private:
-  [[gnu::always_inline]] void append(const trace_event& ev, bool stamped, std::uint64_t t, bool closing) {
+  /// An event stamped with time `t`: the chunk's last, one due by position, one of the
+  /// always-stamped kinds, the one after an idle spell, or one the writer asked for.
+  /// The bookkeeping comes after the encoding, out of line, so that no field of `ev` has to
+  /// be kept across a call (spilled on every event's path, stamped or not).
+  [[gnu::always_inline]] void push_stamped(const trace_event& ev, std::uint64_t t) {
+    std::uint8_t* const at = pos_;
     prefetch_ahead(pos_);
-    pos_ = codec_.encode(pos_, ev, stamped, t);
+    pos_ = codec_.encode(pos_, ev, true, t);
     ++index_;
-    if (closing) next_chunk();
+    stamped(t, ev.kind, at);
   }
-  std::uint64_t stamp(std::uint64_t t, event_kind k, bool closing);
+  /// After a stamped event that started at `at`: adapts k, then the next check or chunk.
+  void stamped(std::uint64_t t, event_kind k, const std::uint8_t* at);
+  /// The next position that needs the stamped path: the next stamp's or the closing one.
+  void set_check() {
+    stamp_pos_ = after_idle_ ? pos_ : pos_ + (every_ - 1);  // k = 1: the next event
+    check_.store(stamp_pos_ < closing_ ? stamp_pos_ : closing_, std::memory_order_relaxed);
+  }
   /// Asks for the buffer line ~4 lines ahead in writable state. Without it each new line is a
   /// store miss, and the worker's next seq_cst RMW (a mailbox push) waits for it to drain:
   /// ~20 ns per message on forward (with 24-byte events). A prefetch never faults, even
@@ -179,22 +194,20 @@ class alignas(64) event_lane {
   void open_chunk(std::uint8_t* c);  // starts filling chunk `c` (init, next_chunk)
   std::uint8_t* chunk(std::uint64_t k) const { return storage_.get() + (k % chunks_) * chunk_bytes_; }
 
-  // producer-only, hot
+  // hot: the producer's; check_ also the writer's (request_stamp)
   std::uint8_t* pos_ = nullptr;
-  std::uint8_t* closing_ = nullptr;  // from here on, an event is its chunk's last
-  std::uint64_t index_ = 0;          // events pushed
-  std::uint64_t stamp_at_ = 0;       // index of the next event stamped by count (the first is)
+  std::atomic<std::uint8_t*> check_{nullptr};  // from here on, an event is stamped (the first is)
+  std::uint64_t index_ = 0;                    // events pushed
   lane_codec codec_;
-  const std::atomic<std::uint32_t>* tick_ = &no_tick_;
-  std::uint32_t seen_tick_ = 0;
   // producer-only, once per stamp or chunk
-  std::uint8_t* begin_ = nullptr;  // the current chunk (its head)
-  std::uint64_t first_ = 0;        // index of its first event
-  std::uint64_t chunk_no_ = 0;     // chunks completed (the producer's copy of produced_)
-  std::uint32_t every_ = 1;        // k: events per stamp in busy stretches
-  std::uint64_t last_ticks_ = 0, last_index_ = 0;
+  std::uint8_t* closing_ = nullptr;    // from here on, an event is its chunk's last
+  std::uint8_t* stamp_pos_ = nullptr;  // from here on, one is stamped by position
+  std::uint8_t* begin_ = nullptr;      // the current chunk (its head)
+  std::uint64_t first_ = 0;            // index of its first event
+  std::uint64_t chunk_no_ = 0;         // chunks completed (the producer's copy of produced_)
+  std::uint32_t every_ = 1;            // k: bytes per stamp in busy stretches
+  std::uint64_t last_ticks_ = 0, last_bytes_ = 0;
   bool stamped_once_ = false, after_idle_ = false;
-  static inline const std::atomic<std::uint32_t> no_tick_{0};
   std::uint64_t interval_ticks_ = 1;
   std::uint64_t stalls_ = 0, stamps_ = 0;
   struct unmap {

@@ -78,7 +78,7 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
   const std::uint32_t chunks = std::uint32_t(std::clamp<std::size_t>(budget / ((lanes - 1) * chunk_bytes), 4, most));
   const std::uint64_t interval = clock ? std::uint64_t(double(o.stamp_interval_ns) / clock->ns_per_tick()) : 1;
   for (std::size_t i = 0; i < lanes; ++i)
-    lanes_[i].init(chunk_bytes, i + 1 < lanes ? chunks : std::min<std::uint32_t>(chunks, 64), interval, &tick_);
+    lanes_[i].init(chunk_bytes, i + 1 < lanes ? chunks : std::min<std::uint32_t>(chunks, 64), interval);
   if (deferred_ && o.expected_events && !discard_) {
     // Spread over the worker lanes with a margin (they rarely share evenly), not the outside lane.
     const std::uint64_t per_lane = o.expected_events / std::max<unsigned>(workers_, 1) * 5 / 4 * prefault_event_bytes;
@@ -115,7 +115,7 @@ void recorder::writer_loop() {
       if (stopping) return;  // everything published before stop was seen has been drained
       std::this_thread::sleep_for(std::chrono::microseconds(deferred_ ? 1000 : 50));
       // once per wake-up, so at most every 50 us: a hint for the lanes to stamp (event_lane.hpp)
-      tick_.fetch_add(1, std::memory_order_relaxed);
+      for (unsigned i = 0; i <= workers_; ++i) lanes_[i].request_stamp();
     }
   }
 }

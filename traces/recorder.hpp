@@ -139,7 +139,6 @@ class recorder {
   std::vector<std::uint64_t> ticks_;  // a chunk's times: ticks, then ns
   std::uint64_t events_ = 0;
   std::atomic<bool> stop_{false};
-  std::atomic<std::uint32_t> tick_{0};  // advanced by the writer each time it wakes (event_lane.hpp)
   std::exception_ptr error_;  // set by the writer thread; it keeps draining (discarding) after
   std::thread thread_;
   bool finished_ = false;

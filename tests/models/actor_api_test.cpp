@@ -267,14 +267,15 @@ struct placement_workload final : workload {
   };
   std::uint64_t got = 0;
   std::vector<std::string> misplaced;  // written by the injector and by one behavior, never at once
-  /// Where an inline behavior must start: within the first line on real cores; within the
-  /// cell in simulation, whose atomics are larger (the cost model does not read the layout).
-  static inline std::intptr_t inline_within = 64, cell_bytes = 128;
-  /// `in_line`: the behavior must start in the cell, within `inline_within`; else outside it.
+  /// The cell's first line, which the `actor` an actor_ref points at follows (actor.hpp,
+  /// Layout), and the whole cell: two lines on real cores; in simulation, whose atomics are
+  /// larger, more (the cost model does not read the layout).
+  static inline std::intptr_t first_line = 64, cell_bytes = 128;
+  /// `in_line`: the behavior must start in the cell's first line; else outside the cell.
   void record(actor_ref a, const behavior* b, bool in_line) {
-    const auto d = reinterpret_cast<std::intptr_t>(b) - reinterpret_cast<std::intptr_t>(a.get());
-    const bool first_line = d > 0 && d < inline_within, outside = d < 0 || d >= cell_bytes;
-    if (in_line ? !first_line : !outside)
+    const auto d = reinterpret_cast<std::intptr_t>(b) - (reinterpret_cast<std::intptr_t>(a.get()) - first_line);
+    const bool in_first = d > 0 && d < first_line, outside = d < 0 || d >= cell_bytes;
+    if (in_line ? !in_first : !outside)
       misplaced.push_back("actor " + std::to_string(a.get()->id()) + ": behavior at offset " + std::to_string(d));
   }
   void start(context& ctx) override {
@@ -311,6 +312,7 @@ TEST_CASE("spawn_as builds a behavior of up to 32 bytes in the actor's first cac
           "and every behavior is destroyed once, inline or not, replaced by become or at the end" *
           doctest::timeout(60)) {
   static_assert(sizeof(actor_cell<thread_platform>) == 128, "two cache lines a cell (actor.hpp, Layout)");
+  static_assert(sizeof(detail::cell_first_line<thread_platform>) == 64, "the id starts the second line");
   placement_workload::built = placement_workload::destroyed = 0;
   {
     placement_workload w;
@@ -323,7 +325,8 @@ TEST_CASE("spawn_as builds a behavior of up to 32 bytes in the actor's first cac
   CHECK(placement_workload::destroyed.load() == 6);
 
   REQUIRE(placement_registered);
-  placement_workload::inline_within = placement_workload::cell_bytes = sizeof(actor_cell<sim_platform>);
+  placement_workload::first_line = sizeof(detail::cell_first_line<sim_platform>);
+  placement_workload::cell_bytes = sizeof(actor_cell<sim_platform>);
   scenario sc;
   sc.name = "placement-in-sim";
   sc.workload = "test-placement";

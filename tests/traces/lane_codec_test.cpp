@@ -195,7 +195,7 @@ TEST_CASE("events pushed into a lane come back from its chunks and partial chunk
     CAPTURE(exact);
     event_source src(exact ? 7 : 8);
     event_lane lane;
-    lane.init(200, 3, std::uint64_t(1) << 30, nullptr);  // rounded up to 256 bytes: ~10-60 events a chunk
+    lane.init(200, 3, std::uint64_t(1) << 30);  // rounded up to 256 bytes: ~10-60 events a chunk
     std::vector<trace_event> in;
     std::vector<std::uint64_t> reads;  // sampled: the time each event was stamped with, if it was
     std::vector<raw_event> out, chunk;
@@ -239,6 +239,30 @@ TEST_CASE("events pushed into a lane come back from its chunks and partial chunk
     CHECK(lane.stamps() == stamped);
     if (!exact) CHECK(stamped < in.size());  // the sampled lane interpolates some
   }
+}
+
+TEST_CASE("a stamp the writer asks for (request_stamp) stamps the lane's next event only, at any point of a chunk") {
+  // A huge interval keeps stamps by position away: after its first two events the lane
+  // would stamp only each chunk's last, unless asked.
+  event_lane lane;
+  lane.init(4096, 4, std::uint64_t(1) << 40);
+  trace_event e{0, 0, 3, 0, 0, event_kind::run_end};
+  int reads = 0;
+  auto push = [&](std::uint64_t t) { lane.push_sampled(e, [&] { return ++reads, t; }); };
+  push(100);  // the first event is stamped
+  push(200);  // and the next (k starts at 1 byte: the next event), where k adapts to the interval
+  for (std::uint64_t i = 0; i < 20; ++i) push(300 + i);
+  CHECK(reads == 2);
+  for (int round = 0; round < 5; ++round) {
+    CAPTURE(round);
+    lane.request_stamp();
+    push(1000);
+    CHECK(reads == 3 + round);
+    for (std::uint64_t i = 0; i < 10; ++i) push(1001 + i);
+    CHECK(reads == 3 + round);
+  }
+  CHECK(lane.stamps() == std::uint64_t(reads));
+  CHECK(lane.events() == 2 + 20 + 5 * 11);
 }
 
 TEST_CASE("a turn of forward takes 40 bytes at full level and 20 at decisions, and comes back") {

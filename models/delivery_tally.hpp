@@ -1,0 +1,51 @@
+// What each actor was delivered, tallied by the worker that ran it while a run is traced: the per-actor results.
+//
+// Why per worker, not in the actor
+//   A trace ends with every actor's message count and a digest of the payloads it was
+//   delivered (run_result.hpp's per_actor: the diff's and the replay check's logical
+//   equivalence). Kept in the actor's cell, they made every traced turn write a cache line
+//   the untraced turn does not touch; an actor run by the other core last time then cost a
+//   second line transfer (on forward over 2 workers, a third of the decisions level's
+//   overhead). A worker's own table, indexed by actor id, stays in its own cache; the run's
+//   results add the workers' rows (the digest is a sum, so the order of addition is free).
+//
+// Protocol: a table is written only by its worker; it is read (collect) after the workers
+// stopped, ordered by their join (threads) or by the simulation's single thread.
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <vector>
+
+#include "message.hpp"
+#include "rng.hpp"
+
+namespace twinsched {
+
+/// One message's contribution to its receiver's digest: a hash of its payload (a, b, tag).
+inline std::uint64_t delivery_hash(const message& m) {
+  return splitmix64(m.a ^ (m.b * 0x9e3779b97f4a7c15ull) ^ (std::uint64_t(m.tag) << 32 | m.tag));
+}
+
+class delivery_tally {
+ public:
+  struct row {
+    std::uint64_t delivered = 0, digest = 0;
+  };
+
+  /// One more message processed by actor `id`.
+  void add(std::uint32_t id, const message& m) {
+    if (id >= rows_.size()) [[unlikely]]
+      grow(id);
+    row& r = rows_[id];
+    ++r.delivered;
+    r.digest += delivery_hash(m);
+  }
+  /// Actor `id`'s row (zeros if this worker never ran it).
+  row at(std::uint32_t id) const { return id < rows_.size() ? rows_[id] : row{}; }
+
+ private:
+  [[gnu::noinline, gnu::cold]] void grow(std::uint32_t id) { rows_.resize(std::bit_ceil(std::size_t(id) + 1)); }
+  std::vector<row> rows_;
+};
+
+}  // namespace twinsched
