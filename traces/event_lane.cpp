@@ -87,7 +87,7 @@ void event_lane::next_chunk() {
 void event_lane::open_chunk(std::uint8_t* c) {
   begin_ = c;
   pos_ = begin_ + sizeof(chunk_head);  // the head is written when the chunk closes
-  closing_ = begin_ + chunk_bytes_ - 2 * max_lane_event_bytes;
+  closing_ = begin_ + chunk_bytes_ - 2 * max_lane_record_bytes;
   first_ = index_;
   codec_.reset();  // each chunk decodes on its own
 }

@@ -5,7 +5,7 @@
 //   start). It owns `chunks` preallocated chunks of `chunk_bytes` bytes, used as a ring. The
 //   producer appends events to the current chunk with plain stores, each in 4-12 bytes
 //   (more when stamped or unusual), leaving out what the chunk's earlier events imply
-//   (lane_codec.hpp); when fewer than two events' worth of bytes (2 x max_lane_event_bytes)
+//   (lane_codec.hpp); when fewer than two records' worth of bytes (2 x max_lane_record_bytes)
 //   are left, the event being pushed is the chunk's last: the producer writes the chunk's
 //   head (events, bytes), publishes it and moves to the next free one. The recorder's writer
 //   thread decodes published chunks, encodes them into blocks and hands them back. If the
@@ -14,7 +14,7 @@
 //
 // Chunk layout
 //   head: events u32, bytes u32 (of the encoded events that follow; written when the chunk
-//   closes), then the events, then unused bytes (< 2 x max_lane_event_bytes). What the
+//   closes), then the events, then unused bytes (< 2 x max_lane_record_bytes). What the
 //   codec leaves out is implied by earlier events of the same chunk only, so the writer
 //   decodes a chunk on its own.
 //
@@ -107,6 +107,10 @@ class alignas(64) event_lane {
   /// for events that get stamped.
   template <class Read>
   [[gnu::always_inline]] void push_sampled(const trace_event& ev, Read&& read) {
+    if (ev.kind == event_kind::run_end && codec_.hold_end(ev)) {  // lane_codec.hpp, "A turn's end"
+      ++index_;
+      return;
+    }
     // relaxed: only this thread and request_stamp store check_, ordering nothing
     if (((always_stamped >> unsigned(ev.kind)) & 1u) == 0 && pos_ < check_.load(std::memory_order_relaxed)) [[likely]] {
       prefetch_ahead(pos_);
@@ -119,6 +123,10 @@ class alignas(64) event_lane {
 
   /// Hot path, simulated backend: `ev.time_ns` is exact (every event stamped).
   void push_exact(const trace_event& ev) { push_stamped(ev, ev.time_ns); }
+
+  /// After the producer stopped, before partial(): writes what the codec still holds (a
+  /// turn's end it writes with the next event: lane_codec.hpp).
+  void write_held() { pos_ = codec_.write_held(pos_); }
 
   /// The writer's side: asks the lane to stamp its next event (once per wake-up).
   void request_stamp() { check_.store(nullptr, std::memory_order_relaxed); }

@@ -6,6 +6,12 @@
 namespace twinsched::traces {
 
 void lane_codec::decode(byte_source& in, raw_event& out) {
+  if (begin_next_) {  // the second event of a run_end + run_begin record
+    begin_next_ = false;
+    out = begin_;
+    turn_ = out.actor;
+    return;
+  }
   const std::size_t at = in.pos();
   const std::uint32_t head = in.u32();
   const auto kind = event_kind(head & 15);
@@ -25,6 +31,15 @@ void lane_codec::decode(byte_source& in, raw_event& out) {
     switch (kind) {
       case event_kind::run_begin:
         out.other = inl - 1;  // wraps 0 back to ~0: "none"
+        if (head & y_bit) {  // the previous turn's end first (see "A turn's end"); this run_begin next
+          const std::uint32_t k = in.u32();
+          begin_ = out;
+          begin_.actor = in.u32();
+          if (head & x_bit) begin_.message = in.u32();
+          begin_next_ = true;
+          out = raw_event{std::uint64_t(event_kind::run_end) << raw_kind_shift, 0, turn, k};
+          return;
+        }
         out.actor = in.u32();
         if (head & x_bit) out.message = in.u32();
         break;
@@ -61,7 +76,7 @@ void decode_lane_chunk(const std::uint8_t* p, std::size_t bytes, std::size_t eve
   lane_codec codec;
   out.resize(events);
   for (raw_event& e : out) codec.decode(in, e);
-  if (!in.done())
+  if (!in.done() || codec.mid_record())
     in.fail(in.pos(), "lane chunk: " + std::to_string(in.left()) + " bytes left after its " + std::to_string(events) +
                           " events");
 }

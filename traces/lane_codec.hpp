@@ -19,7 +19,9 @@
 //   [S]  u64 time: the event is stamped (its time was read); the writer interpolates the others
 //   [L]  long form, any event: u32 actor, u32 other, u64 message
 //   Short forms (not L), each used only when its condition holds, else the long form:
-//     run_begin(A, n, w)    inline = w + 1 (24 bits; ~0 = "none" -> 0); u32 A; [X] u32 n (X clear: n = 0)
+//     run_begin(A, n, w)    inline = w + 1 (24 bits; ~0 = "none" -> 0); [Y] u32 k; u32 A; [X] u32 n (X clear:
+//                           n = 0). Y: the previous turn's run_end, unstamped, with k messages, comes
+//                           first, in this record (see "A turn's end" below)
 //     message_begin(A, m)   A is the turn's actor, m's sender < 2^24, other 0:
 //                           inline = m's sender; u32 m's seq
 //     send(B, m)            m's sender is the turn's actor, B < 2^24, other 0: inline = B; u32 m's seq
@@ -32,7 +34,18 @@
 //   32 bits (message_id, models/envelope.hpp). So a turn of forward (models/worker.hpp)
 //   run_begin message_begin send schedule message_end run_end takes 12 + 8 + 8 + 4 + 4 + 4
 //   bytes at full level, 8 + 8 + 4 at decisions, plus 8 per stamp (one per ~2 us).
-//   Every event takes at most 4 + 8 + 16 = 28 bytes (max_lane_event_bytes).
+//   Every event takes at most 4 + 8 + 16 = 28 bytes (max_lane_event_bytes), plus 4 for a
+//   held run_end written before it (max_lane_record_bytes).
+//
+// A turn's end
+//   A sampled lane holds a run_end that has a short form instead of appending it (hold_end):
+//   the lane's next event writes it. If that is a run_begin in short form, the two share one
+//   record (Y, above), so the turn's end costs the hot path a compare and a store instead of
+//   an event's append; otherwise the held run_end is written, as itself, just before that
+//   event. A held run_end is never stamped (its time is interpolated; a stamp it was due
+//   goes to the next event), never crosses a chunk (the next event is encoded in the same
+//   chunk, before any switch), and the lane writes it when its producer stops (write_held).
+//   So a record is at most max_lane_record_bytes.
 //
 // The on-disk encoding is different (format.hpp, event_codec.hpp): blocks carry exact ns
 // times for every event and a table of senders' seqs; the writer decodes a chunk with
@@ -41,6 +54,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "byte_io.hpp"
@@ -65,6 +79,8 @@ inline event_kind raw_kind(const raw_event& e) { return event_kind((e.word >> ra
 
 /// The room one event needs: a head, a time and the long form's fields.
 inline constexpr std::size_t max_lane_event_bytes = 28;
+/// The room one record needs: an event and a held run_end written before it.
+inline constexpr std::size_t max_lane_record_bytes = max_lane_event_bytes + 4;
 
 class lane_codec {
  public:
@@ -78,6 +94,11 @@ class lane_codec {
   /// Returns the byte after it.
   [[gnu::always_inline]] std::uint8_t* encode(std::uint8_t* p, const trace_event& ev, bool is_stamped,
                                                std::uint64_t t) {
+    std::uint32_t end = held_end_;  // k + 1 of a held run_end, 0: none
+    if (end) {
+      held_end_ = 0;
+      if (ev.kind != event_kind::run_begin || !begin_short(ev)) p = write_end(p, end), end = 0;
+    }
     std::uint32_t head = std::uint32_t(ev.kind) & 15;
     std::uint8_t* q = p + 4;
     if (is_stamped) {
@@ -90,8 +111,9 @@ class lane_codec {
     switch (ev.kind) {
       case event_kind::run_begin:
         turn_ = ev.actor;
-        if (fits(ev.other + 1) && sender == 0) {
+        if (begin_short(ev)) {
           head |= (ev.other + 1) << inline_shift;
+          if (end) head |= y_bit, q = put(q, end - 1);
           q = put(q, ev.actor);
           if (seq != 0) head |= x_bit, q = put(q, seq);
           return finish(p, head, q);
@@ -131,11 +153,31 @@ class lane_codec {
     return finish(p, head | long_form, q);
   }
 
+  /// A run_end the lane need not write now (see "A turn's end"): true if it is held, in which
+  /// case the lane's next event, or write_held, writes it.
+  [[gnu::always_inline]] bool hold_end(const trace_event& ev) {
+    if (ev.actor != turn_ || ev.message != 0 || !fits(ev.other) || held_end_) return false;
+    held_end_ = ev.other + 1;
+    return true;
+  }
+  /// Writes a held run_end at `p`, if any (the producer stopped); returns the byte after.
+  std::uint8_t* write_held(std::uint8_t* p) {
+    const std::uint32_t end = std::exchange(held_end_, 0);
+    return end ? write_end(p, end) : p;
+  }
+
   /// Reads the event at `in`'s position into `out` (throws trace_error on malformed bytes).
   void decode(byte_source& in, raw_event& out);
+  /// True between the two events of a run_end + run_begin record.
+  bool mid_record() const { return begin_next_; }
 
  private:
   static bool fits(std::uint32_t v) { return v < (1u << 24); }
+  static bool begin_short(const trace_event& ev) { return fits(ev.other + 1) && (ev.message >> 32) == 0; }
+  /// A run_end of the turn's actor with `end` - 1 messages, short form, unstamped.
+  [[gnu::always_inline]] static std::uint8_t* write_end(std::uint8_t* p, std::uint32_t end) {
+    return put(p, std::uint32_t(event_kind::run_end) | (end - 1) << inline_shift);
+  }
   template <class T>
   [[gnu::always_inline]] static std::uint8_t* put(std::uint8_t* q, T v) {
     std::memcpy(q, &v, sizeof v);
@@ -150,6 +192,10 @@ class lane_codec {
   // message, the latest send's actor and message
   std::uint32_t turn_ = 0, send_actor_ = 0;
   std::uint64_t message_ = 0, send_message_ = 0;
+  std::uint32_t held_end_ = 0;  // encoding: k + 1 of a held run_end (0: none)
+  // decoding: the run_begin of a record that began with a run_end (Y), returned next
+  bool begin_next_ = false;
+  raw_event begin_{};
 };
 
 /// The writer's side: the `events` events encoded in `bytes` bytes at `p` (one chunk, as

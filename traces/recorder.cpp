@@ -199,7 +199,8 @@ void recorder::finish(const run_result& r) {
   stop_writer();  // the writer has drained every chunk published before it stopped
   drain_ready();  // none left in principle; harmless
   for (unsigned i = 0; i <= workers_; ++i) {
-    const event_lane& l = lanes_[i];
+    event_lane& l = lanes_[i];
+    l.write_held();  // its producer stopped (joined before finish)
     if (!error_ && !discard_ && l.partial().events > 0) {
       try {
         convert_and_write(i, l.partial());

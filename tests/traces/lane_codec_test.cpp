@@ -141,12 +141,16 @@ void round_trip(std::uint64_t seed) {
   for (int i = 0; i < 2000; ++i) {
     in.push_back(src.next());
     stamped.push_back(coin() % 3 == 0);
-    std::uint8_t* q = enc.encode(p, in.back(), stamped.back(), in.back().time_ns);
-    REQUIRE(std::size_t(q - p) <= max_lane_event_bytes);
+    std::uint8_t* q = p;
+    if (in.back().kind == event_kind::run_end && enc.hold_end(in.back()))
+      stamped.back() = false;  // as a sampled lane holds it: the next event writes it
+    else
+      q = enc.encode(p, in.back(), stamped.back(), in.back().time_ns);
+    REQUIRE(std::size_t(q - p) <= max_lane_record_bytes);  // an event, and a held run_end before it
     REQUIRE(std::size_t(q - p) % 4 == 0);
     p = q;
   }
-  std::vector<raw_event> out;
+  p = enc.write_held(p);  std::vector<raw_event> out;
   decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), in.size(), out);
   REQUIRE(out.size() == in.size());
   for (std::size_t i = 0; i < in.size(); ++i) {
@@ -222,6 +226,7 @@ TEST_CASE("events pushed into a lane come back from its chunks and partial chunk
       }
       drain();
     }
+    lane.write_held();
     const lane_chunk rest = lane.partial();
     decode_lane_chunk(rest.data, rest.bytes, rest.events, chunk);
     out.insert(out.end(), chunk.begin(), chunk.end());
@@ -239,6 +244,38 @@ TEST_CASE("events pushed into a lane come back from its chunks and partial chunk
     CHECK(lane.stamps() == stamped);
     if (!exact) CHECK(stamped < in.size());  // the sampled lane interpolates some
   }
+}
+
+TEST_CASE("a held run_end shares the next run_begin's record, or is written before any other event") {
+  lane_codec enc;
+  std::vector<std::uint8_t> buf(256);
+  std::uint8_t* p = enc.encode(buf.data(), make_event(event_kind::run_begin, 5, 0, 1), false, 0);
+  CHECK_FALSE(enc.hold_end(make_event(event_kind::run_end, 6, 0, 1)));  // not the turn's actor
+  REQUIRE(enc.hold_end(make_event(event_kind::run_end, 5, 0, 3)));
+  CHECK_FALSE(enc.hold_end(make_event(event_kind::run_end, 5, 0, 3)));  // one at a time
+  std::uint8_t* const fused = p;
+  p = enc.encode(p, make_event(event_kind::run_begin, 7, 0, 0), false, 0);
+  CHECK(p - fused == 12);  // head, k, actor: one record
+  std::uint32_t head;
+  std::memcpy(&head, fused, 4);
+  CHECK((head & lane_codec::y_bit) != 0);
+  REQUIRE(enc.hold_end(make_event(event_kind::run_end, 7, 0, 2)));
+  std::uint8_t* const apart = p;
+  p = enc.encode(p, make_event(event_kind::schedule, 7, 0, 1), false, 0);
+  CHECK(p - apart == 4 + 8);  // the run_end's own record, then the schedule's
+  REQUIRE(enc.hold_end(make_event(event_kind::run_end, 7, 0, 4)));
+  p = enc.write_held(p);
+  std::vector<raw_event> out;
+  decode_lane_chunk(buf.data(), std::size_t(p - buf.data()), 6, out);
+  const std::vector<trace_event> want{make_event(event_kind::run_begin, 5, 0, 1), make_event(event_kind::run_end, 5, 0, 3),
+                                      make_event(event_kind::run_begin, 7, 0, 0), make_event(event_kind::run_end, 7, 0, 2),
+                                      make_event(event_kind::schedule, 7, 0, 1), make_event(event_kind::run_end, 7, 0, 4)};
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    CAPTURE(i);
+    check_same(out[i], want[i], false, 0);
+  }
+  // the count must end on a record's end: the run_end alone is not the fused record's whole
+  CHECK_THROWS_AS(decode_lane_chunk(buf.data(), std::size_t(fused + 12 - buf.data()), 2, out), trace_error);
 }
 
 TEST_CASE("a stamp the writer asks for (request_stamp) stamps the lane's next event only, at any point of a chunk") {
@@ -279,7 +316,7 @@ TEST_CASE("a turn of forward takes 40 bytes at full level and 20 at decisions, a
     auto push = [&](event_kind k, std::uint32_t actor, std::uint64_t message, std::uint32_t other) {
       if (!recorded_at(k, full ? trace_level::full : trace_level::decisions)) return;
       in.push_back(make_event(k, actor, message, other));
-      p = enc.encode(p, in.back(), false, 0);
+      if (k != event_kind::run_end || !enc.hold_end(in.back())) p = enc.encode(p, in.back(), false, 0);
     };
     for (auto& s : sent) s = 20000 + std::uint32_t(rng() % 400);
     for (auto& n : processed) n = 1 + std::uint32_t(rng() % 400);
@@ -297,8 +334,9 @@ TEST_CASE("a turn of forward takes 40 bytes at full level and 20 at decisions, a
       push(event_kind::send, b, m2, 0);
       push(event_kind::schedule, b, m2, 0);
       push(event_kind::message_end, a, m, 0);
-      push(event_kind::run_end, a, 0, 1);
+      push(event_kind::run_end, a, 0, 1);  // held: the next turn's run_begin carries it
     }
+    p = enc.write_held(p);
     const std::size_t bytes = std::size_t(p - buf.data());
     MESSAGE(std::string(full ? "full" : "decisions") << ": " << double(bytes) / double(in.size()) << " bytes per event");
     CHECK(bytes == (full ? 40u : 20u) * 1000);
