@@ -33,7 +33,6 @@
 #include "behavior.hpp"
 #include "mailbox.hpp"
 #include "platform.hpp"
-#include "rng.hpp"
 
 namespace twinsched {
 

@@ -112,7 +112,7 @@ class thread_platform {
   /// and then (traces/event_lane.hpp): a few stores per event, no lock, no allocation.
   static constexpr bool stamps_trace_events = true;  // platform.hpp contract 8
   void trace(const trace_event& ev) {
-    if (lanes_) trace(sink_of(ev.worker), ev);
+    if (trace_sink lane = sink_of(ev.worker)) trace(lane, ev);
   }
   /// A worker's lane (workers past the recorder's lanes share the outside one); null while
   /// no recorder is attached, when no worker traces.

@@ -45,7 +45,7 @@ void event_lane::stamped(std::uint64_t t, event_kind k, const std::uint8_t* at) 
   // Adapt on stamps due by position (a chunk's last counts as one), and on those the writer
   // asked for when the lane slowed down (the request's purpose: only lowers k); not on forced
   // ones (park, unpark, ...), which may follow idle time.
-  const std::uint64_t bytes = chunk_no_ * chunk_bytes_ + std::uint64_t(at - begin_);  // before this event
+  const std::uint64_t bytes = bytes_before(at);  // before this event
   const bool by_position = (at >= stamp_pos_ || closing) && !after_idle_;
   // relaxed, as in push_sampled; null: a request (this thread stores null only before the first stamp)
   const bool requested = check_.load(std::memory_order_relaxed) == nullptr && !after_idle_;

@@ -164,7 +164,7 @@ class alignas(64) event_lane {
   /// Events pushed, and the ring bytes they took (whole chunks, heads and unused tails
   /// included, plus the partial chunk's bytes so far): what deferred mode holds in memory.
   std::uint64_t events() const { return index_; }
-  std::uint64_t held_bytes() const { return chunk_no_ * chunk_bytes_ + std::uint64_t(pos_ - begin_); }
+  std::uint64_t held_bytes() const { return bytes_before(pos_); }
   std::uint64_t stalls() const { return stalls_; }
   std::uint64_t stamps() const { return stamps_; }
 
@@ -182,6 +182,8 @@ class alignas(64) event_lane {
   }
   /// After a stamped event that started at `at`: adapts k, then the next check or chunk.
   void stamped(std::uint64_t t, event_kind k, const std::uint8_t* at);
+  /// Ring bytes taken before position `at` of the current chunk (whole chunks, then this one's).
+  std::uint64_t bytes_before(const std::uint8_t* at) const { return chunk_no_ * chunk_bytes_ + std::uint64_t(at - begin_); }
   /// The next position that needs the stamped path: the next stamp's or the closing one.
   void set_check() {
     stamp_pos_ = after_idle_ ? pos_ : pos_ + (every_ - 1);  // k = 1: the next event

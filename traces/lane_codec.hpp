@@ -142,7 +142,7 @@ class lane_codec {
         if (ev.actor == turn && ev.message == message_ && ev.other == 0) return finish(p, head, q);
         break;
       case event_kind::run_end:
-        if (ev.actor == turn && ev.message == 0 && fits(ev.other)) return finish(p, head | ev.other << inline_shift, q);
+        if (end_short(ev)) return finish(p, head | ev.other << inline_shift, q);
         break;
       default:
         break;
@@ -156,7 +156,7 @@ class lane_codec {
   /// A run_end the lane need not write now (see "A turn's end"): true if it is held, in which
   /// case the lane's next event, or write_held, writes it.
   [[gnu::always_inline]] bool hold_end(const trace_event& ev) {
-    if (ev.actor != turn_ || ev.message != 0 || !fits(ev.other) || held_end_) return false;
+    if (!end_short(ev) || held_end_) return false;
     held_end_ = ev.other + 1;
     return true;
   }
@@ -174,6 +174,8 @@ class lane_codec {
  private:
   static bool fits(std::uint32_t v) { return v < (1u << 24); }
   static bool begin_short(const trace_event& ev) { return fits(ev.other + 1) && (ev.message >> 32) == 0; }
+  /// run_end's short form: the turn's actor (a run_end does not change it), n < 2^24.
+  bool end_short(const trace_event& ev) const { return ev.actor == turn_ && ev.message == 0 && fits(ev.other); }
   /// A run_end of the turn's actor with `end` - 1 messages, short form, unstamped.
   [[gnu::always_inline]] static std::uint8_t* write_end(std::uint8_t* p, std::uint32_t end) {
     return put(p, std::uint32_t(event_kind::run_end) | (end - 1) << inline_shift);

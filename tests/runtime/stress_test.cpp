@@ -39,6 +39,7 @@
 #include "models/mailbox.hpp"
 #include "models/parking.hpp"
 #include "models/policy/chase_lev_deque.hpp"
+#include "models/rng.hpp"
 #include "runtime/thread_platform.hpp"
 
 TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
