@@ -53,8 +53,7 @@ void place_between(const raw_event* p, std::size_t from, std::size_t to, std::ui
 
 recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, recorder_options o)
     : discard_(o.discard),
-      deferred_(o.mode == writer_mode::deferred ||
-                (o.mode == writer_mode::automatic && std::thread::hardware_concurrency() <= h.workers)),
+      deferred_(o.mode == writer_mode::deferred),
       workers_(h.lanes),
       lanes_(std::make_unique<event_lane[]>(std::size_t(h.lanes) + 1)),
       clocks_(h.lanes + 1),
@@ -79,7 +78,7 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
   const std::uint64_t interval = clock ? std::uint64_t(double(o.stamp_interval_ns) / clock->ns_per_tick()) : 1;
   for (std::size_t i = 0; i < lanes; ++i)
     lanes_[i].init(chunk_bytes, i + 1 < lanes ? chunks : std::min<std::uint32_t>(chunks, 64), interval);
-  if (deferred_ && o.expected_events && !discard_) {
+  if (deferred_ && o.expected_events) {
     // Spread over the worker lanes with a margin (they rarely share evenly), not the outside lane.
     const std::uint64_t per_lane = o.expected_events / std::max<unsigned>(workers_, 1) * 5 / 4 * prefault_event_bytes;
     for (unsigned i = 0; i < workers_; ++i) lanes_[i].prefault(per_lane);

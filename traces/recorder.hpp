@@ -13,16 +13,18 @@
 //   A traced run of `forward` produces up to ~50 M events per second; held in memory at
 //   ~7 bytes each (lane_codec.hpp; 24 before they were encoded) that is ~350 MB per second,
 //   and re-encoding them for the file (3-7 bytes each on disk, exact times) takes most of a
-//   core. Two ways, chosen per run:
+//   core. Two ways:
+//   - deferred (the default): the rings are large (deferred_budget: 4 GiB or 1/4 of the
+//     machine's memory, virtual until touched, faulted in before the run for the events
+//     expected), and the writer only drains a lane whose ring is 3/4 full, and everything
+//     once the run is over (in finish(), outside the run's measured time). A run that
+//     outgrows the rings degrades to concurrent draining; no event is ever dropped.
 //   - concurrent: the writer drains chunks as they fill, so memory stays at the lanes' rings
-//     (memory_budget, 64 MiB). Cheap for the workers only if the writer has a core of its
-//     own: the default when the machine has more hardware threads than workers.
-//   - deferred: the rings are large (deferred_budget: 4 GiB or 1/4 of the machine's memory,
-//     virtual until touched, faulted in before the run for the events expected), and the writer only drains a lane whose ring is 3/4 full, and
-//     everything once the run is over (in finish(), outside the run's measured time). The
-//     default when the workers occupy every hardware thread, where a concurrent writer
-//     would take their CPU. A run that outgrows the rings degrades to concurrent draining;
-//     no event is ever dropped.
+//     (memory_budget, 64 MiB). Not the default even where the writer has a core of its own:
+//     one writer converts ~40 M events per second, and one worker of `forward` produces
+//     ~100 M, so the workers wait for it (forward on one worker and a spare core, this
+//     machine: 62% slower traced at decisions level than untraced, 19,222 stalls, against
+//     ~15% deferred). Kept for tests and for memory-bound hosts.
 //
 // Invariants
 //   1. Each lane has exactly one producer at a time; the platform maps worker i to lane i
@@ -56,9 +58,8 @@
 namespace twinsched::traces {
 
 enum class writer_mode : std::uint8_t {
-  automatic,   ///< concurrent if there are more hardware threads than workers, else deferred
+  deferred,    ///< encode when a ring is 3/4 full or the run is over (the default)
   concurrent,  ///< encode chunks as they fill
-  deferred,    ///< encode when a ring is 3/4 full or the run is over
 };
 
 /// What a run's lanes held in memory (event_lane::held_bytes): bytes / events is the
@@ -75,7 +76,7 @@ struct recorder_options {
   std::size_t chunk_bytes = 16u << 10;    ///< bytes per chunk (one block each: ~2400 events at ~7 bytes)
   std::size_t memory_budget = 64u << 20;  ///< concurrent mode: chunk memory for all lanes together
   std::size_t deferred_budget = 0;        ///< deferred mode: 0 = min(4 GiB, physical memory / 4)
-  writer_mode mode = writer_mode::automatic;
+  writer_mode mode = writer_mode::deferred;
   /// Target time between clock reads on sampled lanes. A TSC read costs ~28 ns on this
   /// (virtualized) machine; 2 us instead of 1 us took forward's decisions-level overhead
   /// from ~12.7% to ~10.3% (median of 24 rounds), at twice the interpolation error.
