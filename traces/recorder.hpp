@@ -21,7 +21,7 @@
 //     outgrows the rings degrades to concurrent draining; no event is ever dropped.
 //   - concurrent: the writer drains chunks as they fill, so memory stays at the lanes' rings
 //     (memory_budget, 64 MiB). Not the default even where the writer has a core of its own:
-//     one writer converts ~40 M events per second, and one worker of `forward` produces
+//     one writer converts ~55 M events per second, and one worker of `forward` produces
 //     ~100 M, so the workers wait for it (forward on one worker and a spare core, this
 //     machine: 62% slower traced at decisions level than untraced, 19,222 stalls, against
 //     ~15% deferred). Kept for tests and for memory-bound hosts.
