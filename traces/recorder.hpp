@@ -23,8 +23,8 @@
 //     (memory_budget, 64 MiB). Not the default even where the writer has a core of its own:
 //     one writer converts ~55 M events per second, and one worker of `forward` produces
 //     ~100 M, so the workers wait for it (forward on one worker and a spare core, this
-//     machine: 62% slower traced at decisions level than untraced, 19,222 stalls, against
-//     ~15% deferred). Kept for tests and for memory-bound hosts.
+//     machine: 58.5% slower traced at decisions level than untraced, ~19,000 stalls a run,
+//     against 22.8% deferred; README "How fast it is"). Kept for tests and small-memory hosts.
 //
 // Invariants
 //   1. Each lane has exactly one producer at a time; the platform maps worker i to lane i
