@@ -10,7 +10,7 @@
 //   writes the footer (the run's counters, per-actor deliveries, per-lane totals).
 //
 // When the writer writes (writer_mode)
-//   A traced run of `forward` produces up to ~50 M events per second; held in memory at
+//   A traced run of `forward` produces ~100 M events per second a worker; held in memory at
 //   ~7 bytes each (lane_codec.hpp; 24 before they were encoded) that is ~350 MB per second,
 //   and re-encoding them for the file (3-7 bytes each on disk, exact times) takes most of a
 //   core. Two ways:

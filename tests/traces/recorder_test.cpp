@@ -2,6 +2,7 @@
 // lost.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <thread>
@@ -293,6 +294,26 @@ TEST_SUITE("concurrency") {
     o.chunk_bytes = 1024;
     o.deferred_budget = 3 * 16 * 1024;  // 16 chunks per lane: far fewer than produced
     produce_and_check(f.path(), o);
+  }
+
+  TEST_CASE("by default the writer leaves full chunks to the end of the run, spare core or not" * doctest::timeout(60)) {
+    // One writer converts fewer events a second than one worker records: writing while the run
+    // goes on made the workers wait for it even with a core to spare (recorder.hpp).
+    temp_file f("default-mode");
+    fake_clock clock;
+    trace_header h = test::synthetic_header("threads");
+    h.lanes = h.workers = 1;  // fewer workers than this machine's hardware threads, if it has two
+    recorder_options o;
+    o.chunk_bytes = 256;
+    recorder rec(f.path(), h, &clock, o);
+    std::uint64_t ticks = 0;
+    for (int i = 0; i < 2000; ++i) rec.lane(0).push_sampled(ev(event_kind::schedule, 7, 0), [&] { return ticks += 10; });
+    const std::uint64_t published = rec.lane(0).backlog();
+    REQUIRE(published >= 8);
+    std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the writer wakes every 1 ms (50 us concurrent)
+    CHECK(rec.lane(0).backlog() == published);
+    rec.finish(run_result{});
+    CHECK(lane_events(f.path(), 0).size() == 2000);
   }
 }  // TEST_SUITE
 
