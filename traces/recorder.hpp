@@ -11,7 +11,7 @@
 //
 // When the writer writes (writer_mode)
 //   A traced run of `forward` produces ~100 M events per second a worker; held in memory at
-//   ~7 bytes each (lane_codec.hpp; 24 before they were encoded) that is ~350 MB per second,
+//   ~7 bytes each (lane_codec.hpp; 24 before they were encoded) that is ~700 MB per second,
 //   and re-encoding them for the file (3-7 bytes each on disk, exact times) takes most of a
 //   core. Two ways:
 //   - deferred (the default): the rings are large (deferred_budget: 4 GiB or 1/4 of the
