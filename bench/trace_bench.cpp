@@ -121,9 +121,11 @@ int main(int argc, char** argv) {
               "round); burn loop %.0f loops/us; traces in %s\n",
               static_cast<long long>(actors), static_cast<long long>(tokens), static_cast<long long>(hops), workers,
               policy.c_str(), idle.c_str(), runs, loops_per_us, dir.c_str());
-  std::printf("%u hardware threads, %u workers; the recorder holds each run's events and writes them after it "
-              "(deferred; traces/recorder.hpp)\n",
-              std::thread::hardware_concurrency(), workers);
+  std::printf("%u hardware threads, %u workers; the recorder %s (traces/recorder.hpp)\n",
+              std::thread::hardware_concurrency(), workers,
+              traces::recorder_options{}.mode == traces::writer_mode::deferred
+                  ? "holds each run's events and writes them after it (deferred)"
+                  : "writes events while the run goes on (concurrent)");
   std::printf("%-26s %12s %9s %12s %12s %8s %12s %7s %12s\n", "level", "msgs/s", "overhead", "events/run",
               "bytes/event", "MB/run", "clock reads", "stalls", "memory B/ev");
   for (int l = 0; l < configs; ++l) {

@@ -15,6 +15,7 @@
 #include <fstream>
 #include <memory>
 #include <stdexcept>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u/Engine.hpp>
@@ -147,7 +148,14 @@ sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_
     h.sim_quantum_ns = o.quantum_ns;
     h.sim_machine_spec = o.machine.empty() ? s.machine : o.machine;
     h.sim_schedule = describe_schedule(o.schedule);
-    rec = std::make_unique<traces::recorder>(o.trace_path, h, nullptr);
+    // The writer mode the recorder chose for every run before deferred became its default
+    // (commit 31363f6, measured on real workers only): write as the run goes where the machine
+    // has more hardware threads than the scenario has workers. Only the file's timing depends
+    // on it, never the simulation.
+    traces::recorder_options ro;
+    ro.mode = std::thread::hardware_concurrency() > h.workers ? traces::writer_mode::concurrent
+                                                              : traces::writer_mode::deferred;
+    rec = std::make_unique<traces::recorder>(o.trace_path, h, nullptr, ro);
   }
   plat.attach_trace(rec.get());
   if (page) {
