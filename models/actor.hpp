@@ -36,19 +36,6 @@
 
 namespace twinsched {
 
-/// What actor_ref and a message's sender point at: the platform-independent part of an actor.
-class actor {
- public:
-  std::uint32_t id() const { return id_; }
-
- protected:
-  explicit actor(std::uint32_t id) : id_(id) {}
-  ~actor() = default;
-
- private:
-  std::uint32_t id_;
-};
-
 namespace detail {
 
 /// actor_cell's first cache line: what a turn and a send write. Kept a base of its own so that
@@ -82,6 +69,9 @@ struct alignas(64) cell_first_line {
 /// The second holds what a run reads but does not write (the id, the behavior pointer, read
 /// per message only for a behavior on the heap), so both cores keep a copy of it, plus what
 /// only `full` traces, `checks` runs and the policies that bind actors to a home write.
+/// Senders never read it: a traced send takes the receiver's id from its actor_ref
+/// (behavior.hpp), so the receive count a `full` turn writes here costs a line transfer only
+/// when the actor moves to the other core, not on every send to it from there.
 template <class P>
 class alignas(64) actor_cell final : private detail::cell_first_line<P>, public actor {
   using line = detail::cell_first_line<P>;

@@ -121,13 +121,13 @@ class thread_platform {
     return lanes_ ? &lanes_[worker < lane_count_ ? worker : lane_count_] : nullptr;
   }
   [[gnu::always_inline]] void trace(trace_sink lane, const trace_event& ev) {
-    lane->push_sampled(ev, [this] { return tsc_clock::read() - base_ticks_; });  // read only when stamping
+    // read only when stamping; raw ticks: the writer subtracts the clock's base (tick_clock.hpp)
+    lane->push_sampled(ev, [] { return tsc_clock::read(); });
   }
   /// Sends trace events to `r` (its clock must be a tsc_clock); null detaches.
   void attach_trace(traces::recorder* r) {
     lanes_ = r ? r->lanes() : nullptr;
     lane_count_ = r ? r->worker_lanes() : 0;
-    base_ticks_ = r && r->clock() ? r->clock()->base() : 0;
   }
 
  private:
@@ -135,7 +135,6 @@ class thread_platform {
   std::vector<std::thread> threads_;
   traces::event_lane* lanes_ = nullptr;  // worker lanes, then the outside lane
   unsigned lane_count_ = 0;
-  std::uint64_t base_ticks_ = 0;
 };
 
 static_assert(platform<thread_platform>);

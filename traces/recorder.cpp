@@ -151,10 +151,12 @@ void recorder::convert_and_write(unsigned lane, const lane_chunk& c) {
   //    place_between (above)
   std::uint64_t prev = lc.last_ticks;
   std::size_t pending = 0;  // first index not yet given a time
+  // lanes hold raw clock ticks (tick_clock.hpp): since the base, modulo the 56-bit field
+  const std::uint64_t base = clock_ ? clock_->base() : 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t w = p[i].word;
     if (!(w & raw_stamped)) continue;
-    std::uint64_t t = w & raw_time_mask;
+    std::uint64_t t = (w - base) & raw_time_mask;
     if (t > (raw_time_mask >> 1)) t = 0;  // read on a core whose clock lagged the base: negative
     t = std::max(t, prev);
     place_between(p, pending, i, prev, t, lc.pace, ticks_.data());

@@ -5,13 +5,14 @@
 
 namespace twinsched::traces {
 
-/// Implemented by runtime/tsc_clock.hpp. Events carry ticks since `base()`; the recorder's
-/// writer thread converts them with `ns_per_tick()`, calling `refine()` before each batch so
+/// Implemented by runtime/tsc_clock.hpp. Events carry the clock's raw ticks (`base()` is not
+/// subtracted on the hot path: that cost a load per event); the recorder's writer thread
+/// subtracts `base()` (modulo 2^56, the lane's time field) and converts with `ns_per_tick()`, calling `refine()` before each batch so
 /// the rate converges as the run goes on. Only the writer thread calls refine/ns_per_tick.
 class tick_clock {
  public:
   virtual ~tick_clock() = default;
-  /// Ticks now (what the hot path stamps events with, minus base()).
+  /// Ticks now, minus base().
   virtual std::uint64_t now() const = 0;
   /// Ticks at trace time 0.
   virtual std::uint64_t base() const = 0;
