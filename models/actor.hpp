@@ -36,6 +36,19 @@
 
 namespace twinsched {
 
+/// What actor_ref and a message's sender point at: the platform-independent part of an actor.
+class actor {
+ public:
+  std::uint32_t id() const { return id_; }
+
+ protected:
+  explicit actor(std::uint32_t id) : id_(id) {}
+  ~actor() = default;
+
+ private:
+  std::uint32_t id_;
+};
+
 namespace detail {
 
 /// actor_cell's first cache line: what a turn and a send write. Kept a base of its own so that
@@ -68,10 +81,7 @@ struct alignas(64) cell_first_line {
 /// perf; the trace's per-actor counters written here cost a traced turn the same way).
 /// The second holds what a run reads but does not write (the id, the behavior pointer, read
 /// per message only for a behavior on the heap), so both cores keep a copy of it, plus what
-/// only `full` traces, `checks` runs and the policies that bind actors to a home write.
-/// Senders never read it: a traced send takes the receiver's id from its actor_ref
-/// (behavior.hpp), so the receive count a `full` turn writes here costs a line transfer only
-/// when the actor moves to the other core, not on every send to it from there.
+/// only `checks` runs and the policies that bind actors to a home write.
 template <class P>
 class alignas(64) actor_cell final : private detail::cell_first_line<P>, public actor {
   using line = detail::cell_first_line<P>;
@@ -158,10 +168,18 @@ class alignas(64) actor_cell final : private detail::cell_first_line<P>, public 
   }
 
   /// `full` traces (worker.hpp): the messages this actor processed, so each turn records
-  /// where it starts in the actor's receive order. Only `full` writes it, so a decisions
-  /// trace keeps the second line unwritten (the per-actor results: worker.hpp's tallies).
-  std::uint64_t received() const { return received_; }
-  void count_received() { ++received_; }
+  /// where it starts in the actor's receive order. Not kept in the second line, which then
+  /// stays unwritten at every level: senders read the id there (a traced send names its
+  /// receiver), and a count written there per message made each such read from the other
+  /// core a line transfer (forward on 2 workers: full-level overhead 31% -> 22% in a probe
+  /// that read no id). It gets a line of its own instead, made at the actor's first `full`
+  /// turn, which moves between cores only with the actor. Owner only: the turn's worker.
+  std::uint64_t received() const { return received_ ? received_->n : 0; }
+  void count_received() {
+    if (!received_) [[unlikely]]
+      received_ = std::make_unique<receive_count>();
+    ++received_->n;
+  }
 
  private:
   struct rare_fields {
@@ -183,7 +201,10 @@ class alignas(64) actor_cell final : private detail::cell_first_line<P>, public 
 
   // Second line, after the `actor` base's id: read per turn, written only as said above.
   behavior* behavior_;  // owned: in inline_, or on the heap
-  std::uint64_t received_ = 0;  // `full` traces only
+  struct alignas(64) receive_count {
+    std::uint64_t n = 0;
+  };
+  std::unique_ptr<receive_count> received_;  // `full` traces only (count_received)
 
  public:
   /// Intrusive link for lock-based FIFO run queues (shared-queue); owned by that queue.

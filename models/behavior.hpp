@@ -14,41 +14,20 @@
 
 namespace twinsched {
 
+class actor;
 class context;
 
-/// What actor_ref and a message's sender point at: the platform-independent part of an actor.
-/// (Defined here, not in actor.hpp, so that a reference can copy the id when it is made.)
-class actor {
- public:
-  std::uint32_t id() const { return id_; }
-
- protected:
-  explicit actor(std::uint32_t id) : id_(id) {}
-  ~actor() = default;
-
- private:
-  std::uint32_t id_;
-};
-
 /// A reference to an actor; copyable, comparable, valid for the whole run.
-///
-/// It carries the actor's id beside the pointer, so that a traced send names its receiver
-/// without reading the receiver's cell: the id sits in the cell's second line, which a
-/// `full` trace's turns write (the receive count, actor.hpp), and reading it from the other
-/// core cost forward on 2 workers ~8 points of full-level overhead (31% -> 22% in a probe).
 class actor_ref {
  public:
   actor_ref() = default;
-  explicit actor_ref(actor* a) : a_(a), id_(a ? a->id() : 0) {}
+  explicit actor_ref(actor* a) : a_(a) {}
   actor* get() const { return a_; }
-  /// The actor's id (0 for a null reference).
-  std::uint32_t id() const { return id_; }
   explicit operator bool() const { return a_ != nullptr; }
   friend bool operator==(actor_ref, actor_ref) = default;
 
  private:
   actor* a_ = nullptr;
-  std::uint32_t id_ = 0;
 };
 
 /// What an actor does with a message. Behaviors never block: they compute, send, spawn,

@@ -188,22 +188,20 @@ class worker final : public context {
       e->seq = e->id = 0;
     }
     sent_.store(sent_local_, std::memory_order_release);  // read by the quiescence check
-    deliver(*static_cast<cell*>(to.get()), to.id(), e);
+    deliver(*static_cast<cell*>(to.get()), e);
   }
 
   /// Delivers a ready envelope (send).
-  /// `to_id`: the receiver's id, from the sender's reference (behavior.hpp: not read from
-  /// the receiver's second line, which `full` turns write on the other core).
-  void deliver(cell& to, std::uint32_t to_id, envelope<P>* e) {
+  void deliver(cell& to, envelope<P>* e) {
     const std::uint64_t id = e->id;  // once pushed, `e` may be consumed and recycled by another worker
-    if (tracing(trace_level::full)) emit(event_kind::send, to_id, id, 0);
+    if (tracing(trace_level::full)) emit(event_kind::send, to.id(), id, 0);
     P::runtime_work(runtime_op::mailbox_push);
-    s_.plat().touch_state(to_id, to.state_bytes(), touch_at::push);  // the push writes its mailbox (platform.hpp 15)
+    s_.plat().touch_state(to.id(), to.state_bytes(), touch_at::push);  // the push writes its mailbox (platform.hpp 15)
     if constexpr (Pol::caps.holds_drained) {
       if (&to == held_ && to.box().push_owned(e)) return;  // ours: no locked instruction (see "Holding")
     }
     if (to.push(e)) {  // the actor was idle: this worker schedules it (actor.hpp)
-      if (tracing(trace_level::decisions)) emit(event_kind::schedule, to_id, id, 0);
+      if (tracing(trace_level::decisions)) emit(event_kind::schedule, to.id(), id, 0);
       s_.policy().push(int(index_), to, push_reason::sent);
     }
   }

@@ -2,6 +2,9 @@
 #include "run_threads.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "live_runs.hpp"
@@ -94,6 +97,14 @@ run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* 
   tsc_clock clock;
   traces::recorder_options o;
   o.discard = t.discard;
+  if (const char* v = std::getenv("TWINSCHED_TRACE_STAMP_NS")) {  // traces/recorder.hpp, stamp_interval_ns
+    char* end = nullptr;
+    const unsigned long long ns = std::strtoull(v, &end, 10);
+    if (end == v || *end != '\0' || ns == 0)
+      throw std::invalid_argument(std::string("TWINSCHED_TRACE_STAMP_NS must be a positive number of nanoseconds, not '") +
+                                  v + "'");
+    o.stamp_interval_ns = ns;
+  }
   // events per message: schedule, run begin and end (decisions); plus send, message begin
   // and end (full); turns of several messages make fewer
   o.expected_events = w->expected_messages() * (t.level == trace_level::full ? 6 : 3);

@@ -80,6 +80,9 @@ struct recorder_options {
   /// Target time between clock reads on sampled lanes. A TSC read costs ~28 ns on this
   /// (virtualized) machine; 2 us instead of 1 us took forward's decisions-level overhead
   /// from ~12.7% to ~10.3% (median of 24 rounds), at twice the interpolation error.
+  /// A traced real run takes it from the environment variable TWINSCHED_TRACE_STAMP_NS if
+  /// set (runtime/run_threads.cpp): bench/trace_instructions.sh, which runs under valgrind
+  /// ~50x slower, sets it 50x larger so that the run stamps as often per event as a real one.
   std::uint64_t stamp_interval_ns = 2000;
   /// Benchmark aid: chunks go back to the producers unwritten, so a run pays the hot path
   /// only. The file then holds the header and footer but no events.
