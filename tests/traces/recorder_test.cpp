@@ -25,8 +25,9 @@ namespace {
 /// A clock at exactly 2 ticks per ns, whose reads the test controls.
 class fake_clock final : public tick_clock {
  public:
+  std::uint64_t base_ = 0;  // raw ticks at trace time 0
   std::uint64_t now() const override { return 0; }
-  std::uint64_t base() const override { return 0; }
+  std::uint64_t base() const override { return base_; }
   double ns_per_tick() const override { return 0.5; }
   void refine() override {}
   std::string name() const override { return "fake"; }
@@ -84,6 +85,31 @@ struct sampled_run {
 };
 
 }  // namespace
+
+TEST_CASE("lanes hold raw clock ticks; the writer subtracts the clock's base, across the 56-bit field's wrap") {
+  // The hot path stamps events with the clock's raw reading (no load of the base per event);
+  // a lane keeps 56 bits of it, so the writer's subtraction must be modulo 2^56. Raw ticks
+  // here start 500 below 2^56 and cross it.
+  temp_file f("raw_ticks");
+  fake_clock clock;
+  clock.base_ = (std::uint64_t(1) << 56) - 500 + (std::uint64_t(7) << 58);  // high bits beyond the field too
+  trace_header h = test::synthetic_header("threads");
+  h.lanes = 1;
+  h.workers = 1;
+  std::vector<std::uint64_t> truth;  // ns
+  {
+    recorder rec(f.path(), h, &clock, {});
+    for (std::uint64_t i = 0; i < 20; ++i) {
+      const std::uint64_t ticks = 100 * i;  // since the base; i = 5 is the first past the wrap
+      truth.push_back(ticks / 2);
+      rec.lane(0).push_sampled(ev(event_kind::idle), [&] { return clock.base_ + ticks; });  // idle: always stamped
+    }
+    rec.finish(run_result{});
+  }
+  const auto v = lane_events(f.path(), 0);
+  REQUIRE(v.size() == truth.size());
+  for (std::size_t i = 0; i < v.size(); ++i) CHECK(v[i].time_ns == truth[i]);
+}
 
 TEST_CASE("a lane whose event rate drops suddenly stamps again within a writer tick" * doctest::timeout(30)) {
   // A burst of fast events makes the lane read its clock only every ~100 events; then the
