@@ -86,7 +86,7 @@ struct sampled_run {
 
 }  // namespace
 
-TEST_CASE("lanes hold raw clock ticks; the writer subtracts the clock's base, across the 56-bit field's wrap") {
+TEST_CASE("lanes hold raw clock ticks, and the writer subtracts the clock's base, across the 56-bit field's wrap") {
   // The hot path stamps events with the clock's raw reading (no load of the base per event);
   // a lane keeps 56 bits of it, so the writer's subtraction must be modulo 2^56. Raw ticks
   // here start 500 below 2^56 and cross it.
