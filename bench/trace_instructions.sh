@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Instructions per message that tracing adds, counted by callgrind: deterministic where timings are not.
+# Instructions per message that tracing adds, counted by callgrind: repeatable where timings are not.
 #
 # Usage: bench/trace_instructions.sh [-n HOPS] [-b BUILD_DIR]
 #   Runs `twinsched run` on forward (1000 actors, 200 tokens, HOPS hops each: 200 x HOPS

@@ -8,7 +8,8 @@ namespace twinsched::traces {
 /// Implemented by runtime/tsc_clock.hpp. Events carry the clock's raw ticks (`base()` is not
 /// subtracted on the hot path: that cost a load per event); the recorder's writer thread
 /// subtracts `base()` (modulo 2^56, the lane's time field) and converts with `ns_per_tick()`,
-/// calling `refine()` before each batch so the rate converges as the run goes on. Only the writer thread calls refine/ns_per_tick.
+/// calling `refine()` before each batch so the rate converges as the run goes on. Only the
+/// writer thread calls refine/ns_per_tick.
 class tick_clock {
  public:
   virtual ~tick_clock() = default;

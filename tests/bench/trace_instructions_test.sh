@@ -16,11 +16,14 @@ echo "$out" | grep -q "20200 messages" || fail "expected 200 x 100 + 200 message
 awk -v o="$off" -v d="$dec" -v f="$full" 'BEGIN {exit !(o > 50 && d > o && f > d)}' ||
   fail "expected off > 50 and off < decisions < full, got $off, $dec, $full"
 "$root/bench/trace_instructions.sh" -h | grep -q "Instructions per message" || fail "-h prints the help"
-set +e
-msg=$(TWINSCHED_TRACE_STAMP_NS=2us "$build/cli/twinsched" run "$root/scenarios/forward.toml" --param hops=10 \
-  --trace-level decisions --trace "$(mktemp -u)" 2>&1 >/dev/null)
-rc=$?
-set -e
-[ $rc -ne 0 ] || fail "a bad TWINSCHED_TRACE_STAMP_NS must fail the run"
-echo "$msg" | grep -q "TWINSCHED_TRACE_STAMP_NS must be a positive number of nanoseconds, not '2us'" || fail "message: $msg"
+for bad in 2us -5 0; do
+  set +e
+  msg=$(TWINSCHED_TRACE_STAMP_NS=$bad "$build/cli/twinsched" run "$root/scenarios/forward.toml" --param hops=10 \
+    --trace-level decisions --trace "$(mktemp -u)" 2>&1 >/dev/null)
+  rc=$?
+  set -e
+  [ $rc -ne 0 ] || fail "TWINSCHED_TRACE_STAMP_NS=$bad must fail the run"
+  echo "$msg" | grep -qF "TWINSCHED_TRACE_STAMP_NS must be a positive number of nanoseconds, not '$bad'" ||
+    fail "message: $msg"
+done
 echo "ok"
