@@ -141,7 +141,10 @@ int replay(const replay_cli& c) {
                                                                           : "a real run's times are not modeled ones")
                 << '\n';
     }
-    if (d.equal)
+    if (d.equal && !d.digests_compared)
+      std::cout << "deliveries    equal: every actor's message count (" << d.actors
+                << " actors) as in the recording's footer; digests not compared: " << traces::digest_formats_note << '\n';
+    else if (d.equal)
       std::cout << "deliveries    equal: every actor's message count and digest (" << d.actors
                 << " actors) as in the recording's footer\n";
     else

@@ -35,6 +35,9 @@ struct logical_check {
   std::string why;  ///< unavailable: why; differ: the first differing actor or group, in words
   std::size_t actors_a = 0, actors_b = 0, groups = 0;
   std::size_t differing = 0;                 ///< actors and groups that differ
+  /// False if A's and B's digests come from different payload hashes (a format 2 trace,
+  /// footer.hpp comparable_digests): then only the delivery counts were compared.
+  bool digests_compared = true;
   std::optional<std::uint32_t> first_actor;  ///< the lowest ungrouped actor that differs
   std::optional<std::uint32_t> first_group;  ///< the lowest group that differs, when no actor does
 };
@@ -63,6 +66,11 @@ struct diff_report {
   /// 0: equivalent and within tolerance; 1: a logical difference, or over tolerance.
   int exit_code() const;
 };
+
+/// Compares every actor's delivery count and payload digest (ungrouped actors by id, grouped
+/// ones summed per group); digests only if both come from the same payload hash
+/// (footer.hpp comparable_digests).
+logical_check check_logical(const trace_footer& a, const trace_footer& b);
 
 /// Reads both traces once each (merged order) plus, for the event comparison, once more in
 /// lockstep. Throws trace_error on a damaged file.

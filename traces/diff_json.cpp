@@ -48,6 +48,7 @@ json diff_json(const diff_report& d) {
                   {"actors_b", d.logical.actors_b},
                   {"groups", d.logical.groups},
                   {"differing", d.logical.differing},
+                  {"digests_compared", d.logical.digests_compared},
                   {"first_actor", opt(d.logical.first_actor)},
                   {"first_group", opt(d.logical.first_group)}};
   json first = {{"checked", d.first.checked}};

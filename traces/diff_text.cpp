@@ -61,7 +61,8 @@ void print_diff(std::ostream& out, const diff_report& d) {
   out << "\nlogical equivalence  ";
   switch (d.logical.state) {
     case logical_check::verdict::equal:
-      out << "equal: " << d.logical.actors_a << " actors, same delivery counts and payload digests";
+      out << "equal: " << d.logical.actors_a << " actors, same delivery counts"
+          << (d.logical.digests_compared ? " and payload digests" : "");
       if (d.logical.groups) out << " (" << d.logical.groups << " groups of equal actors compared as wholes)";
       out << '\n';
       break;
@@ -72,6 +73,8 @@ void print_diff(std::ostream& out, const diff_report& d) {
       out << "not checked: " << d.logical.why << '\n';
       break;
   }
+  if (d.logical.state != logical_check::verdict::unavailable && !d.logical.digests_compared)
+    out << "                     payload digests not compared: " << digest_formats_note << '\n';
   out << "first divergence     ";
   if (!d.first.checked) {
     out << "not checked: " << d.first.why_not << '\n';

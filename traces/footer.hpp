@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "byte_io.hpp"
+#include "format.hpp"
 #include "models/run_result.hpp"
 
 namespace twinsched::traces {
@@ -33,11 +34,24 @@ struct trace_footer {
   std::vector<lane_summary> lanes;  ///< every lane that recorded an event, by lane number
   bool has_actors = false;          ///< per-actor deliveries were collected (tracing was on)
   std::vector<actor_stats> actors;  ///< sorted by id
+  /// The format version whose payload hash made the digests (format.hpp): not stored in the
+  /// footer but set by the reader from the header's version. Digests of different versions
+  /// are not comparable (comparable_digests).
+  std::uint16_t digest_format = format_version;
   std::string clock_note;           ///< how time was measured (calibration, clock reads)
 
   std::uint64_t events() const;
   std::uint64_t count(unsigned kind) const;
 };
+
+/// True if the two footers' digests come from the same payload hash (else compare counts only).
+inline bool comparable_digests(const trace_footer& a, const trace_footer& b) {
+  return a.digest_format == b.digest_format;
+}
+
+/// Why digests were not compared, for the user (diff, replay).
+inline constexpr const char* digest_formats_note =
+    "one trace is format 2, whose payload hash differs from format 3's (record it again to compare payloads)";
 
 /// The run's measurements (not lanes or clock_note, which the recorder adds).
 trace_footer footer_from_result(const run_result& r);

@@ -94,7 +94,11 @@
 // Versioning: bump format_version for any change old readers would misread; add header or
 // footer fields only at the end of their payload (old readers skip them). Version 2 (message
 // ids by sending actor, run_begin's receive position, host_cores) is not readable as 1 and
-// this reader refuses version 1 files with an error that says to record them again.
+// this reader refuses version 1 files with an error that says to record them again. Version 3
+// changed only the payload hash of the per-actor delivery digests (models/delivery_tally.hpp,
+// a cheaper one): the bytes are read as in version 2, and digests are compared only between
+// traces of the same version (footer.hpp `digest_format`); a version 2 trace against a
+// version 3 one is compared on delivery counts, and says so.
 #pragma once
 #include <array>
 #include <cstdint>
@@ -102,7 +106,7 @@
 namespace twinsched::traces {
 
 inline constexpr std::array<std::uint8_t, 8> file_magic{0x89, 'T', 'S', 'T', 0x0d, 0x0a, 0x1a, 0x0a};
-inline constexpr std::uint16_t format_version = 2;
+inline constexpr std::uint16_t format_version = 3;
 inline constexpr std::uint16_t oldest_version = 2;  ///< older files are refused (message ids changed)
 inline constexpr std::uint32_t max_header_length = 1u << 20;  ///< 1 MiB: a scenario text, not a data dump
 inline constexpr std::uint32_t header_prefix = 16;            ///< magic, version, flags, length

@@ -63,10 +63,11 @@ delivery_match compare_deliveries(const trace_footer& recorded, const trace_foot
   for (const auto& a : recorded.actors) by_id[a.id].first = &a;
   for (const auto& a : replayed.actors) by_id[a.id].second = &a;
   delivery_match m;
+  m.digests_compared = comparable_digests(recorded, replayed);
   for (const auto& [id, p] : by_id) {
     ++m.actors;
     const auto [x, y] = p;
-    if (x && y && x->delivered == y->delivered && x->digest == y->digest) {
+    if (x && y && x->delivered == y->delivered && (!m.digests_compared || x->digest == y->digest)) {
       ++m.actors_equal;
       continue;
     }

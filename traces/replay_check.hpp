@@ -16,6 +16,9 @@ struct replay_match {
 
 struct delivery_match {
   bool equal = false;         ///< every actor got as many messages, with the same digest
+  /// False if the digests come from different payload hashes (a format 2 recording,
+  /// footer.hpp comparable_digests): then `equal` compares the counts only.
+  bool digests_compared = true;
   std::uint64_t actors = 0;   ///< actors in either run
   std::uint64_t actors_equal = 0;
   std::string first_difference;  ///< when not equal: the first actor (by id) that differs

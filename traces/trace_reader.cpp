@@ -189,6 +189,7 @@ void trace_reader::scan_blocks(std::uint64_t at) {
                               ": the footer is corrupt");
       byte_source in(payload.data(), payload.size(), at + block_header_size, path_, "footer");
       footer_ = decode_footer(in);
+      footer_.digest_format = header_.version;  // whose payload hash made its digests (format.hpp)
       // the trailer must follow and end the file
       if (size_ - end != trailer_size)
         throw trace_error(path_, end,
