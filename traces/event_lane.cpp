@@ -67,7 +67,7 @@ void event_lane::stamped(std::uint64_t t, event_kind k, const std::uint8_t* at) 
 }
 
 void event_lane::next_chunk() {
-  const chunk_head h{std::uint32_t(index_ - first_), std::uint32_t(pos_ - begin_ - sizeof(chunk_head))};
+  const chunk_head h{std::uint32_t(pos_ - begin_ - sizeof(chunk_head))};
   std::memcpy(begin_, &h, sizeof h);                                       // P1: the head, before P2 publishes it
   produced_.store(++chunk_no_, std::memory_order_release);                 // P2; pairs with ready()'s acquire
   if (chunk_no_ - consumed_.load(std::memory_order_acquire) >= chunks_) {  // P3; pairs with release()
@@ -88,7 +88,6 @@ void event_lane::open_chunk(std::uint8_t* c) {
   begin_ = c;
   pos_ = begin_ + sizeof(chunk_head);  // the head is written when the chunk closes
   closing_ = begin_ + chunk_bytes_ - 2 * max_lane_record_bytes;
-  first_ = index_;
   codec_.reset();  // each chunk decodes on its own
 }
 

@@ -13,10 +13,12 @@
 //   in the footer): memory stays bounded and no event is dropped.
 //
 // Chunk layout
-//   head: events u32, bytes u32 (of the encoded events that follow; written when the chunk
-//   closes), then the events, then unused bytes (< 2 x max_lane_record_bytes). What the
-//   codec leaves out is implied by earlier events of the same chunk only, so the writer
-//   decodes a chunk on its own.
+//   head: bytes u32 (of the encoded events that follow; written when the chunk closes),
+//   then the events, then unused bytes (< 2 x max_lane_record_bytes). What the codec leaves
+//   out is implied by earlier events of the same chunk only, so the writer decodes a chunk on
+//   its own, and learns how many events it holds by decoding it: the producer does not count
+//   them (an add to memory per event, ~6 instructions per message of forward at decisions
+//   level and ~12 at full; the recorder counts them as it decodes).
 //
 // Sparse clock reads (the real backend)
 //   Reading the TSC costs 10-30 ns, as much as a whole message turn of `forward`, so a lane
@@ -53,7 +55,7 @@
 //   W2. decode it (reads only)
 //   W3. consumed.store(consumed + 1, release)
 //   After the producer has stopped (its thread joined), the recorder reads the partial
-//   chunk (partial(): its head is not written; the lane's own counts say where it ends)
+//   chunk (partial(): its head is not written; the lane's position says where it ends)
 //   directly: the join orders its writes before that read.
 #pragma once
 #include <atomic>
@@ -78,7 +80,6 @@ inline constexpr std::uint32_t always_stamped =
 struct lane_chunk {
   const std::uint8_t* data = nullptr;
   std::size_t bytes = 0;
-  std::size_t events = 0;
   explicit operator bool() const { return data != nullptr; }
 };
 
@@ -86,7 +87,7 @@ class alignas(64) event_lane {
  public:
   /// A chunk's first bytes: written by the producer when the chunk closes (P1).
   struct chunk_head {
-    std::uint32_t events, bytes;
+    std::uint32_t bytes;
   };
   /// The smallest chunk: its head and room for two events.
   static constexpr std::size_t min_chunk_bytes = 128;
@@ -107,15 +108,11 @@ class alignas(64) event_lane {
   /// for events that get stamped.
   template <class Read>
   [[gnu::always_inline]] void push_sampled(const trace_event& ev, Read&& read) {
-    if (ev.kind == event_kind::run_end && codec_.hold_end(ev)) {  // lane_codec.hpp, "A turn's end"
-      ++index_;
-      return;
-    }
+    if (ev.kind == event_kind::run_end && codec_.hold_end(ev)) return;  // lane_codec.hpp, "A turn's end"
     // relaxed: only this thread and request_stamp store check_, ordering nothing
     if (((always_stamped >> unsigned(ev.kind)) & 1u) == 0 && pos_ < check_.load(std::memory_order_relaxed)) [[likely]] {
       prefetch_ahead(pos_);
       pos_ = codec_.encode(pos_, ev, false, 0);
-      ++index_;
       return;
     }
     push_stamped(ev, read());
@@ -140,7 +137,7 @@ class alignas(64) event_lane {
     const std::uint8_t* c = chunk(mine);
     chunk_head h;
     std::memcpy(&h, c, sizeof h);
-    return {c + sizeof h, h.bytes, h.events};
+    return {c + sizeof h, h.bytes};
   }
   /// Hands the ready chunk back (W3).
   void release() {
@@ -158,12 +155,9 @@ class alignas(64) event_lane {
   // ---- after the producer stopped ----
 
   /// The current, partial chunk's events.
-  lane_chunk partial() const {
-    return {begin_ + sizeof(chunk_head), std::size_t(pos_ - begin_) - sizeof(chunk_head), std::size_t(index_ - first_)};
-  }
-  /// Events pushed, and the ring bytes they took (whole chunks, heads and unused tails
-  /// included, plus the partial chunk's bytes so far): what deferred mode holds in memory.
-  std::uint64_t events() const { return index_; }
+  lane_chunk partial() const { return {begin_ + sizeof(chunk_head), std::size_t(pos_ - begin_) - sizeof(chunk_head)}; }
+  /// The ring bytes the events took (whole chunks, heads and unused tails included, plus the
+  /// partial chunk's bytes so far): what deferred mode holds in memory.
   std::uint64_t held_bytes() const { return bytes_before(pos_); }
   std::uint64_t stalls() const { return stalls_; }
   std::uint64_t stamps() const { return stamps_; }
@@ -177,7 +171,6 @@ class alignas(64) event_lane {
     std::uint8_t* const at = pos_;
     prefetch_ahead(pos_);
     pos_ = codec_.encode(pos_, ev, true, t);
-    ++index_;
     stamped(t, ev.kind, at);
   }
   /// After a stamped event that started at `at`: adapts k, then the next check or chunk.
@@ -207,13 +200,11 @@ class alignas(64) event_lane {
   // hot: the producer's; check_ also the writer's (request_stamp)
   std::uint8_t* pos_ = nullptr;
   std::atomic<std::uint8_t*> check_{nullptr};  // from here on, an event is stamped (the first is)
-  std::uint64_t index_ = 0;                    // events pushed
   lane_codec codec_;
   // producer-only, once per stamp or chunk
   std::uint8_t* closing_ = nullptr;    // from here on, an event is its chunk's last
   std::uint8_t* stamp_pos_ = nullptr;  // from here on, one is stamped by position
   std::uint8_t* begin_ = nullptr;      // the current chunk (its head)
-  std::uint64_t first_ = 0;            // index of its first event
   std::uint64_t chunk_no_ = 0;         // chunks completed (the producer's copy of produced_)
   std::uint32_t every_ = 1;            // k: bytes per stamp in busy stretches
   std::uint64_t last_ticks_ = 0, last_bytes_ = 0;

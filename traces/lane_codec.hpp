@@ -200,9 +200,9 @@ class lane_codec {
   raw_event begin_{};
 };
 
-/// The writer's side: the `events` events encoded in `bytes` bytes at `p` (one chunk, as
-/// encoded from a reset lane_codec), into `out` (resized to `events`). Throws trace_error
-/// if the bytes do not hold exactly that many events.
-void decode_lane_chunk(const std::uint8_t* p, std::size_t bytes, std::size_t events, std::vector<raw_event>& out);
+/// The writer's side: the events encoded in `bytes` bytes at `p` (one chunk, as encoded
+/// from a reset lane_codec), into `out` (resized to their number). Throws trace_error if the
+/// bytes end inside an event or hold a head of no known form.
+void decode_lane_chunk(const std::uint8_t* p, std::size_t bytes, std::vector<raw_event>& out);
 
 }  // namespace twinsched::traces

@@ -60,6 +60,7 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
       writer_(path, (h.clock = clock ? clock->name() : "simulated", h)),
       clock_(clock) {
   const std::size_t lanes = std::size_t(workers_) + 1;
+  lane_events_.assign(lanes, 0);
   const std::size_t chunk_bytes = std::max(o.chunk_bytes, event_lane::min_chunk_bytes);
   std::size_t budget = o.memory_budget, most = 64;
   if (deferred_) {
@@ -95,7 +96,7 @@ void recorder::stop_writer() {
 
 lane_memory recorder::memory() const {
   lane_memory m;
-  for (unsigned i = 0; i <= workers_; ++i) m.events += lanes_[i].events(), m.bytes += lanes_[i].held_bytes();
+  for (unsigned i = 0; i <= workers_; ++i) m.events += lane_events_[i], m.bytes += lanes_[i].held_bytes();
   return m;
 }
 
@@ -126,9 +127,9 @@ bool recorder::drain_ready(bool backlogged_only) {
     if (backlogged_only && lanes_[i].backlog() * 4 < std::uint64_t(lanes_[i].chunks()) * 3) continue;
     while (const lane_chunk chunk = lanes_[i].ready()) {
       if (backlogged_only && lanes_[i].backlog() * 2 <= lanes_[i].chunks()) break;
-      if (!error_ && !discard_) {
+      if (!error_) {
         try {
-          convert_and_write(i, chunk);
+          take(i, chunk);
         } catch (...) {
           error_ = std::current_exception();  // keep draining so producers never wait forever
         }
@@ -140,8 +141,13 @@ bool recorder::drain_ready(bool backlogged_only) {
   return any;
 }
 
-void recorder::convert_and_write(unsigned lane, const lane_chunk& c) {
-  decode_lane_chunk(c.data, c.bytes, c.events, decoded_);
+void recorder::take(unsigned lane, const lane_chunk& c) {
+  decode_lane_chunk(c.data, c.bytes, decoded_);
+  lane_events_[lane] += decoded_.size();  // the producer does not count them (event_lane.hpp)
+  if (!discard_) convert_and_write(lane);
+}
+
+void recorder::convert_and_write(unsigned lane) {
   const raw_event* p = decoded_.data();
   const std::size_t n = decoded_.size();
   lane_clock& lc = clocks_[lane];
@@ -202,9 +208,9 @@ void recorder::finish(const run_result& r) {
   for (unsigned i = 0; i <= workers_; ++i) {
     event_lane& l = lanes_[i];
     l.write_held();  // its producer stopped (joined before finish)
-    if (!error_ && !discard_ && l.partial().events > 0) {
+    if (!error_ && l.partial().bytes > 0) {
       try {
-        convert_and_write(i, l.partial());
+        take(i, l.partial());
       } catch (...) {
         error_ = std::current_exception();
       }
@@ -214,7 +220,7 @@ void recorder::finish(const run_result& r) {
   std::uint64_t reads = 0, stalls = 0;
   for (unsigned i = 0; i <= workers_; ++i) {
     const std::uint16_t id = i < workers_ ? std::uint16_t(i) : outside_lane;
-    if (lanes_[i].stamps() == 0 && lanes_[i].events() == 0 && lanes_[i].stalls() == 0) continue;
+    if (lanes_[i].stamps() == 0 && lane_events_[i] == 0 && lanes_[i].stalls() == 0) continue;
     lane_summary& t = writer_.tally(id);
     t.clock_reads = lanes_[i].stamps();
     t.stalls = lanes_[i].stalls();

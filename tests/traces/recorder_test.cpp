@@ -288,9 +288,17 @@ void produce_and_check(const std::string& path, const recorder_options& o) {
       });
     for (auto& t : producers) t.join();
     rec.finish(run_result{});
-    CHECK(rec.events_written() == 3 * per_lane);
+    CHECK(rec.events_written() == (o.discard ? 0 : 3 * per_lane));
+    // counted as the writer decodes them (the producers do not count): discarded ones too
+    CHECK(rec.memory().events == 3 * per_lane);
+    CHECK(rec.memory().bytes >= 3 * per_lane * 4);
   }
   trace_reader r(path);
+  if (o.discard) {  // the header and the footer, no events
+    r.verify();
+    CHECK(r.events() == 0);
+    return;
+  }
   r.verify();
   CHECK(r.events() == 3 * per_lane);
   for (const auto& l : r.footer().lanes) CHECK(l.events == per_lane);
@@ -309,6 +317,16 @@ TEST_SUITE("concurrency") {
     o.mode = writer_mode::concurrent;
     o.chunk_bytes = 256;  // ~50 events
     o.memory_budget = 1;  // the minimum: 4 chunks per lane
+    produce_and_check(f.path(), o);
+  }
+
+  TEST_CASE("a discarding recorder (the benchmark's hot path rows) writes no events and still counts them all" *
+            doctest::timeout(60)) {
+    temp_file f("discard");
+    recorder_options o;
+    o.discard = true;
+    o.chunk_bytes = 1024;
+    o.deferred_budget = 3 * 16 * 1024;  // drained during the run, as well as at its end
     produce_and_check(f.path(), o);
   }
 
