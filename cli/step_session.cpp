@@ -4,7 +4,6 @@
 #include <unistd.h>
 
 #include <cctype>
-#include <charconv>
 #include <cstdio>
 #include <iostream>
 #include <sstream>
@@ -12,6 +11,7 @@
 #include <string>
 
 #include "cli/step_print.hpp"
+#include "models/whole_number.hpp"
 #include "traces/header.hpp"
 #include "traces/merged_cursor.hpp"
 #include "traces/step_state.hpp"
@@ -52,10 +52,8 @@ std::string trim(const std::string& s) {
 /// A count argument: empty -> `fallback`; otherwise a positive whole number or an error.
 std::optional<std::uint64_t> count_arg(const std::string& a, std::uint64_t fallback) {
   if (a.empty()) return fallback;
-  std::uint64_t v = 0;
-  auto [end, ec] = std::from_chars(a.data(), a.data() + a.size(), v);
-  if (ec != std::errc() || end != a.data() + a.size() || v == 0) return std::nullopt;
-  return v;
+  const auto v = whole_number(a);
+  return v && *v > 0 ? v : std::nullopt;
 }
 
 class session {

@@ -2,15 +2,14 @@
 #include "run_threads.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
-#include <string_view>
 #include <thread>
 
 #include "live_runs.hpp"
 #include "models/policy/policies.hpp"
+#include "models/whole_number.hpp"
 #include "models/scheduler.hpp"
 #include "thread_platform.hpp"
 #include "traces/recorder.hpp"
@@ -100,13 +99,11 @@ run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* 
   traces::recorder_options o;
   o.discard = t.discard;
   if (const char* v = std::getenv("TWINSCHED_TRACE_STAMP_NS")) {  // traces/recorder.hpp, stamp_interval_ns
-    const std::string_view text(v);
-    std::uint64_t ns = 0;
-    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), ns);  // no sign, no spaces
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || ns == 0)
+    const auto ns = whole_number(v);
+    if (!ns || *ns == 0)
       throw std::invalid_argument("TWINSCHED_TRACE_STAMP_NS must be a positive number of nanoseconds, not '" +
-                                  std::string(text) + "'");
-    o.stamp_interval_ns = ns;
+                                  std::string(v) + "'");
+    o.stamp_interval_ns = *ns;
   }
   // events per message: schedule, run begin and end (decisions); plus send, message begin
   // and end (full); turns of several messages make fewer

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +11,7 @@
 #include <stdexcept>
 
 #include "scenarios/scenario_loader.hpp"
+#include "models/whole_number.hpp"
 #include "scenarios/toml_reader.hpp"
 #include "sim/machine_model.hpp"
 
@@ -26,12 +26,11 @@ constexpr std::uint32_t workers_limit = 1024;  // cli/option_checks.hpp: the run
 constexpr std::uint32_t cores_limit = 256;
 
 std::uint64_t whole(const std::string& text, std::uint64_t lo, std::uint64_t hi, const std::string& what) {
-  std::uint64_t v = 0;
-  auto [p, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-  if (text.empty() || ec != std::errc{} || p != text.data() + text.size() || v < lo || v > hi)
+  const auto v = whole_number(text);
+  if (!v || *v < lo || *v > hi)
     throw std::invalid_argument(what + " takes a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
                                 ", not '" + text + "'");
-  return v;
+  return *v;
 }
 
 void choice(const std::string& value, const std::vector<std::string>& names, const std::string& what) {

@@ -2,7 +2,6 @@
 #include "breakpoint.hpp"
 
 #include <cctype>
-#include <charconv>
 #include <cstdio>
 #include <limits>
 #include <sstream>
@@ -10,6 +9,7 @@
 #include <vector>
 
 #include "format.hpp"
+#include "models/whole_number.hpp"
 #include "trace_stats.hpp"
 
 namespace twinsched::traces {
@@ -32,13 +32,6 @@ std::vector<std::string> words(const std::string& s) {
 }
 
 /// The whole of `s` as an unsigned decimal, or nothing.
-std::optional<std::uint64_t> whole_number(const std::string& s) {
-  std::uint64_t v = 0;
-  auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (s.empty() || ec != std::errc() || end != s.data() + s.size()) return std::nullopt;
-  return v;
-}
-
 std::string known_kinds() {
   std::string s;
   for (unsigned k = 0; k < kind_count; ++k) s += std::string(k ? ", " : "") + kind_name(k);

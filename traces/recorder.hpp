@@ -84,8 +84,9 @@ struct recorder_options {
   /// set (runtime/run_threads.cpp): bench/trace_instructions.sh, which runs under valgrind
   /// ~50x slower, sets it 50x larger so that the run stamps as often per event as a real one.
   std::uint64_t stamp_interval_ns = 2000;
-  /// Benchmark aid: chunks go back to the producers unwritten, so a run pays the hot path
-  /// only. The file then holds the header and footer but no events.
+  /// Benchmark aid: chunks go back to the producers unwritten (decoded only to count their
+  /// events, for memory()), so a run pays the hot path only. The file then holds the header
+  /// and footer but no events.
   bool discard = false;
   /// Deferred mode: events the run is expected to record (0: unknown). The rings' pages for
   /// about that many (prefault_event_bytes each, up to the budget) are faulted in before the
@@ -118,7 +119,8 @@ class recorder {
   std::uint64_t bytes_written() const { return writer_.bytes_written(); }
   std::uint64_t events_written() const { return events_; }
   std::uint64_t stalls() const;
-  /// All lanes together; complete once every producer has stopped.
+  /// All lanes together; complete after finish() (the writer counts the events as it decodes
+  /// the chunks, the last ones in finish).
   lane_memory memory() const;
   const std::string& path() const { return writer_.path(); }
 

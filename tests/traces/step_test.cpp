@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/whole_number.hpp"
 #include "traces/breakpoint.hpp"
 #include "traces/format.hpp"
 #include "traces/step_state.hpp"
@@ -271,6 +272,15 @@ TEST_CASE("bad breakpoints are rejected with a message that says what was expect
   CHECK(parse_error("time -5").find("expected a number") != std::string::npos);
   CHECK(parse_error("time 99999999999999999999").find("too large") != std::string::npos);
   CHECK(parse_error("steal now").find("unknown breakpoint") != std::string::npos);
+}
+
+TEST_CASE("whole numbers (breakpoints, step counts, sweep files, TWINSCHED_TRACE_STAMP_NS) are digits only") {
+  CHECK(whole_number("0") == 0u);
+  CHECK(whole_number("18446744073709551615") == ~std::uint64_t(0));
+  for (const char* bad : {"", "-5", "+5", " 5", "5 ", "5x", "0x10", "1e3", "18446744073709551616"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(whole_number(bad).has_value());
+  }
 }
 
 TEST_CASE("a time breakpoint fires once, at the first event at or after its time") {
