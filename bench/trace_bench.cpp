@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
         continue;
       }
       res[l].rates.push_back(r.msgs_per_s());
-      if (mem.events) res[l].memory_per_event.push_back(double(mem.bytes) / double(mem.events));
+      if (mem.events) res[l].memory_per_event.push_back(double(mem.bytes) / double(mem.events));  // not when discarded
       if (l >= 3) {
         std::filesystem::remove(path);
       } else if (levels[l] != trace_level::off) {
@@ -134,7 +134,7 @@ int main(int argc, char** argv) {
       if (l == 0)
         std::printf("%-26s %12.0f %9s\n", names[l], m, "-");
       else
-        std::printf("%-26s %12.0f %8.1f%% %70.2f\n", names[l], m, overhead(l), median(res[l].memory_per_event));
+        std::printf("%-26s %12.0f %8.1f%%\n", names[l], m, overhead(l));  // discarded: no event count
       continue;
     }
     std::printf("%-26s %12.0f %8.1f%% %12llu %12.2f %8.1f %11.1f%% %7llu %12.2f\n", names[l], m, overhead(l),

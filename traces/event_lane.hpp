@@ -17,8 +17,8 @@
 //   then the events, then unused bytes (< 2 x max_lane_record_bytes). What the codec leaves
 //   out is implied by earlier events of the same chunk only, so the writer decodes a chunk on
 //   its own, and learns how many events it holds by decoding it: the producer does not count
-//   them (an add to memory per event, ~6 instructions per message of forward at decisions
-//   level and ~12 at full; the recorder counts them as it decodes).
+//   them (an add to memory per event: 3 instructions per message of forward at decisions
+//   level and 6 at full, bench/trace_instructions.sh; the recorder counts them as it decodes).
 //
 // Sparse clock reads (the real backend)
 //   Reading the TSC costs 10-30 ns, as much as a whole message turn of `forward`, so a lane

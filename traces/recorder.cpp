@@ -142,9 +142,10 @@ bool recorder::drain_ready(bool backlogged_only) {
 }
 
 void recorder::take(unsigned lane, const lane_chunk& c) {
+  if (discard_) return;  // not even decoded (recorder_options::discard)
   decode_lane_chunk(c.data, c.bytes, decoded_);
   lane_events_[lane] += decoded_.size();  // the producer does not count them (event_lane.hpp)
-  if (!discard_) convert_and_write(lane);
+  convert_and_write(lane);
 }
 
 void recorder::convert_and_write(unsigned lane) {

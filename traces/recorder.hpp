@@ -84,9 +84,11 @@ struct recorder_options {
   /// set (runtime/run_threads.cpp): bench/trace_instructions.sh, which runs under valgrind
   /// ~50x slower, sets it 50x larger so that the run stamps as often per event as a real one.
   std::uint64_t stamp_interval_ns = 2000;
-  /// Benchmark aid: chunks go back to the producers unwritten (decoded only to count their
-  /// events, for memory()), so a run pays the hot path only. The file then holds the header
-  /// and footer but no events.
+  /// Benchmark aid: chunks go back to the producers unwritten and undecoded, so a run pays
+  /// the hot path only. The file then holds the header and footer but no events, and
+  /// memory() counts the bytes but not the events (only decoding counts them). Decoding them
+  /// in finish() just to count them slowed the trace bench's next, untraced run (forward on
+  /// 2 workers, ~70 -> ~60 M msgs/s, alternated launches).
   bool discard = false;
   /// Deferred mode: events the run is expected to record (0: unknown). The rings' pages for
   /// about that many (prefault_event_bytes each, up to the budget) are faulted in before the
@@ -120,7 +122,7 @@ class recorder {
   std::uint64_t events_written() const { return events_; }
   std::uint64_t stalls() const;
   /// All lanes together; complete after finish() (the writer counts the events as it decodes
-  /// the chunks, the last ones in finish).
+  /// the chunks, the last ones in finish; with `discard`, events stay 0).
   lane_memory memory() const;
   const std::string& path() const { return writer_.path(); }
 
