@@ -9,8 +9,8 @@
 
 #include "live_runs.hpp"
 #include "models/policy/policies.hpp"
-#include "models/whole_number.hpp"
 #include "models/scheduler.hpp"
+#include "models/whole_number.hpp"
 #include "thread_platform.hpp"
 #include "traces/recorder.hpp"
 #include "traces/scenario_text.hpp"

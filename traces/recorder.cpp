@@ -60,7 +60,6 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
       writer_(path, (h.clock = clock ? clock->name() : "simulated", h)),
       clock_(clock) {
   const std::size_t lanes = std::size_t(workers_) + 1;
-  lane_events_.assign(lanes, 0);
   const std::size_t chunk_bytes = std::max(o.chunk_bytes, event_lane::min_chunk_bytes);
   std::size_t budget = o.memory_budget, most = 64;
   if (deferred_) {
@@ -96,7 +95,8 @@ void recorder::stop_writer() {
 
 lane_memory recorder::memory() const {
   lane_memory m;
-  for (unsigned i = 0; i <= workers_; ++i) m.events += lane_events_[i], m.bytes += lanes_[i].held_bytes();
+  m.events = events_;  // the producers do not count them (event_lane.hpp): the writer does
+  for (unsigned i = 0; i <= workers_; ++i) m.bytes += lanes_[i].held_bytes();
   return m;
 }
 
@@ -144,7 +144,6 @@ bool recorder::drain_ready(bool backlogged_only) {
 void recorder::take(unsigned lane, const lane_chunk& c) {
   if (discard_) return;  // not even decoded (recorder_options::discard)
   decode_lane_chunk(c.data, c.bytes, decoded_);
-  lane_events_[lane] += decoded_.size();  // the producer does not count them (event_lane.hpp)
   convert_and_write(lane);
 }
 
@@ -221,7 +220,8 @@ void recorder::finish(const run_result& r) {
   std::uint64_t reads = 0, stalls = 0;
   for (unsigned i = 0; i <= workers_; ++i) {
     const std::uint16_t id = i < workers_ ? std::uint16_t(i) : outside_lane;
-    if (lanes_[i].stamps() == 0 && lane_events_[i] == 0 && lanes_[i].stalls() == 0) continue;
+    // a lane's first event is stamped, and one that wrote events has its summary already
+    if (lanes_[i].stamps() == 0 && lanes_[i].stalls() == 0) continue;
     lane_summary& t = writer_.tally(id);
     t.clock_reads = lanes_[i].stamps();
     t.stalls = lanes_[i].stalls();

@@ -133,8 +133,8 @@ class recorder {
   };
   void writer_loop();
   bool drain_ready(bool backlogged_only = false);
-  /// A chunk drained from `lane`: decodes and counts its events, then converts and writes them
-  /// unless discarding.
+  /// A chunk drained from `lane`: unless discarding, decodes it, then converts and writes its
+  /// events.
   void take(unsigned lane, const lane_chunk& c);
   void convert_and_write(unsigned lane);  // decoded_, from `lane`
   void stop_writer();
@@ -147,7 +147,6 @@ class recorder {
   trace_writer writer_;
   tick_clock* clock_;
   std::vector<raw_event> decoded_;    // a chunk's events, decoded
-  std::vector<std::uint64_t> lane_events_;  // events decoded per lane (the writer's; read after it stopped)
   std::vector<std::uint64_t> ticks_;  // a chunk's times: ticks, then ns
   std::uint64_t events_ = 0;
   std::atomic<bool> stop_{false};
