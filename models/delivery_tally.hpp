@@ -1,13 +1,21 @@
-// What each actor was delivered, tallied by the worker that ran it while a run is traced: the per-actor results.
+// What each actor was delivered, tallied by the worker that ran it while a run is traced: the per-actor digests.
 //
 // Why per worker, not in the actor
 //   A trace ends with every actor's message count and a digest of the payloads it was
 //   delivered (run_result.hpp's per_actor: the diff's and the replay check's logical
-//   equivalence). Kept in the actor's cell, they made every traced turn write a cache line
+//   equivalence). Kept in the actor's cell, the two made every traced turn write a cache line
 //   the untraced turn does not touch; an actor run by the other core last time then cost a
 //   second line transfer (on forward over 2 workers, a third of the decisions level's
 //   overhead). A worker's own table, indexed by actor id, stays in its own cache; the run's
-//   results add the workers' rows (the digest is a sum, so the order of addition is free).
+//   results add the workers' digests (the digest is a sum, so the order of addition is free).
+//
+// Why no message count
+//   The per-actor message counts come from the trace itself: every turn's run_end records how
+//   many messages it processed, and the recorder adds them up per actor as it decodes the
+//   lanes (traces/recorder.hpp, `delivered_`). Counting here too was one more load and store
+//   per traced message, before the worker's next locked instruction (bench/
+//   trace_instructions.sh: 1 store and 2 instructions a message of forward). The digest
+//   cannot come from the trace: no level records payloads.
 //
 // Protocol: a table is written only by its worker; it is read (collect) after the workers
 // stopped, ordered by their join (threads) or by the simulation's single thread.
@@ -37,36 +45,26 @@ inline std::uint64_t delivery_hash(const message& m) {
 
 class delivery_tally {
  public:
-  struct row {
-    std::uint64_t delivered = 0, digest = 0;
-  };
-
   /// One more message processed by actor `id`.
   void add(std::uint32_t id, const message& m) {
     if (id >= size_) [[unlikely]]
       grow(id);
-    ++delivered_[id];
     digests_[id] += delivery_hash(m);
   }
-  /// Actor `id`'s row (zeros if this worker never ran it).
-  row at(std::uint32_t id) const { return id < size_ ? row{delivered_[id], digests_[id]} : row{}; }
+  /// Actor `id`'s digest (0 if this worker never ran it).
+  std::uint64_t digest(std::uint32_t id) const { return id < size_ ? digests_[id] : 0; }
 
  private:
-  // Bare arrays and their size, not a vector of rows: the bounds check is one compare with a
-  // field (a vector's size is end - begin: two loads and a shift on every traced message),
-  // and the two sums are two adds to memory (a row of both became five vector instructions).
+  // A bare array and its size, not a vector: the bounds check is one compare with a field (a
+  // vector's size is end - begin: two loads and a shift on every traced message).
   [[gnu::noinline, gnu::cold]] void grow(std::uint32_t id) {
     const std::size_t size = std::bit_ceil(std::size_t(id) + 1);
-    auto widen = [&](std::unique_ptr<std::uint64_t[]>& a) {
-      auto wider = std::make_unique<std::uint64_t[]>(size);  // zeroed
-      std::copy_n(a.get(), size_, wider.get());
-      a = std::move(wider);
-    };
-    widen(delivered_);
-    widen(digests_);
+    auto wider = std::make_unique<std::uint64_t[]>(size);  // zeroed
+    std::copy_n(digests_.get(), size_, wider.get());
+    digests_ = std::move(wider);
     size_ = size;
   }
-  std::unique_ptr<std::uint64_t[]> delivered_, digests_;
+  std::unique_ptr<std::uint64_t[]> digests_;
   std::size_t size_ = 0;
 };
 

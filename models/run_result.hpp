@@ -22,7 +22,7 @@ struct worker_stats {
 /// One actor's deliveries, collected when tracing: the trace diff's logical-equivalence check.
 struct actor_stats {
   std::uint32_t id = 0, group = 0;
-  std::uint64_t delivered = 0;  ///< messages processed
+  std::uint64_t delivered = 0;  ///< messages processed: counted by the trace recorder from run_end events, 0 here
   std::uint64_t digest = 0;     ///< order-independent digest of the delivered payloads (delivery_tally.hpp)
 };
 

@@ -345,12 +345,8 @@ class scheduler final : public worker_control {
     for_each_actor([&](cell& a) {
       if (!a.box().empty()) ++r.leftover;
       if (level_ != trace_level::off) {
-        actor_stats st{a.id(), a.group()};
-        for (auto& wk : workers_) {
-          delivery_tally::row t = wk->tally().at(a.id());
-          st.delivered += t.delivered;
-          st.digest += t.digest;
-        }
+        actor_stats st{a.id(), a.group()};  // `delivered`: the recorder counts it (delivery_tally.hpp)
+        for (auto& wk : workers_) st.digest += wk->tally().digest(a.id());
         r.per_actor.push_back(st);
       }
     });

@@ -161,6 +161,7 @@ void recorder::convert_and_write(unsigned lane) {
   const std::uint64_t base = clock_ ? clock_->base() : 0;
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t w = p[i].word;
+    if (raw_kind(p[i]) == event_kind::run_end) count_turn(p[i].actor, p[i].other);
     if (!(w & raw_stamped)) continue;
     std::uint64_t t = (w - base) & raw_time_mask;
     if (t > (raw_time_mask >> 1)) t = 0;  // read on a core whose clock lagged the base: negative
@@ -229,6 +230,7 @@ void recorder::finish(const run_result& r) {
     stalls += t.stalls;
   }
   trace_footer f = footer_from_result(r);
+  for (actor_stats& a : f.actors) a.delivered = a.id < delivered_.size() ? delivered_[a.id] : 0;
   const lane_memory m = memory();
   char note[224];
   std::snprintf(note, sizeof note,

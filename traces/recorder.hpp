@@ -85,8 +85,9 @@ struct recorder_options {
   /// ~50x slower, sets it 50x larger so that the run stamps as often per event as a real one.
   std::uint64_t stamp_interval_ns = 2000;
   /// Benchmark aid: chunks go back to the producers unwritten and undecoded, so a run pays
-  /// the hot path only. The file then holds the header and footer but no events, and
-  /// memory() counts the bytes but not the events (only decoding counts them). Decoding them
+  /// the hot path only. The file then holds the header and footer but no events (and the
+  /// footer's per-actor message counts are 0), and memory() counts the bytes but not the
+  /// events (only decoding counts them). Decoding them
   /// in finish() just to count them slowed the trace bench's next, untraced run (forward on
   /// 2 workers, ~70 -> ~60 M msgs/s, alternated launches).
   bool discard = false;
@@ -114,8 +115,10 @@ class recorder {
   unsigned worker_lanes() const { return workers_; }
   tick_clock* clock() const { return clock_; }
 
-  /// Stops the writer, writes the partial chunks and the footer from `r`. Call once, after
-  /// every producer has stopped. Rethrows a write error the writer thread met.
+  /// Stops the writer, writes the partial chunks and the footer from `r` (its per-actor rows
+  /// with the message counts this recorder read from the run_end events: `r`'s are not
+  /// counted, models/delivery_tally.hpp). Call once, after every producer has stopped.
+  /// Rethrows a write error the writer thread met.
   void finish(const run_result& r);
 
   std::uint64_t bytes_written() const { return writer_.bytes_written(); }
@@ -137,6 +140,10 @@ class recorder {
   /// events.
   void take(unsigned lane, const lane_chunk& c);
   void convert_and_write(unsigned lane);  // decoded_, from `lane`
+  void count_turn(std::uint32_t actor, std::uint32_t messages) {
+    if (actor >= delivered_.size()) delivered_.resize(std::size_t(actor) + 1 + delivered_.size() / 2);
+    delivered_[actor] += messages;
+  }
   void stop_writer();
 
   bool discard_;
@@ -149,6 +156,11 @@ class recorder {
   std::vector<raw_event> decoded_;    // a chunk's events, decoded
   std::vector<std::uint64_t> ticks_;  // a chunk's times: ticks, then ns
   std::uint64_t events_ = 0;
+  // Each actor's processed messages, by id: the sum of its turns' run_end counts, as the
+  // writer decodes them. The footer's per-actor counts come from here, not from the workers
+  // (models/delivery_tally.hpp: a count per message on the hot path is a store the trace's
+  // run_end events already make redundant). Empty with `discard`.
+  std::vector<std::uint64_t> delivered_;
   std::atomic<bool> stop_{false};
   std::exception_ptr error_;  // set by the writer thread; it keeps draining (discarding) after
   std::thread thread_;
