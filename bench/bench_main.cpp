@@ -29,6 +29,7 @@ struct row {
   std::string label, workload;
   std::map<std::string, param_value> params;
   std::uint32_t burst = 0;  ///< 0: the scheduler's default
+  bool async_mode = false;  ///< stealing only: owner FIFO and steal half (ForkJoinPool asyncMode)
 };
 
 using bench::median;
@@ -150,6 +151,11 @@ int main(int argc, char** argv) {
       // One job per turn: with the default burst a turn takes all of an actor's ~12 queued
       // jobs (~19 ms), so the 8 actors split 52/48 jobs over 2 workers at best (1.92x).
       {"pi, burst 1", "pi", {{"jobs", std::int64_t(100)}, {"terms", std::int64_t(1'000'000 / scale)}}, 1},
+      // Still 52/48 with stealing: the owner works through its newest actor's jobs, the thief
+      // through the oldest's, each actor to its end. In asyncMode (ForkJoinPool's setting for
+      // event-style tasks) the owner rotates its actors a job at a time and a thief takes half
+      // a deque, so every actor's jobs run down together and the last ones are split.
+      {"pi, burst 1, asyncMode", "pi", {{"jobs", std::int64_t(100)}, {"terms", std::int64_t(1'000'000 / scale)}}, 1, true},
   };
 
   std::printf("median of %d runs (after 1 warm-up), idle strategy %s, burn loop %.0f loops/us; Mmsgs/s, except pi: "
@@ -166,6 +172,7 @@ int main(int argc, char** argv) {
     double seq = sequential_rate(r, runs);
     for (const std::string& p : policies) {
       if (p == "donation" && !make(r, 42)->has_groups()) continue;  // needs groups of equals
+      if (r.async_mode && p != "stealing") continue;  // a stealing setting
       std::printf("%-26s %-13s %10.2f", r.label.c_str(), p.c_str(), pi ? msgs / seq * 1e3 : seq / 1e6);
       double first = 0;
       for (unsigned w : workers) {
@@ -174,6 +181,7 @@ int main(int argc, char** argv) {
         c.workers = w;
         c.idle.strategy = idle;
         if (r.burst) c.burst = r.burst;
+        if (r.async_mode) c.fifo = true, c.steal = "half";
         double rate = scheduled_rate(r, c, runs, all_ok);
         if (first == 0) first = rate;
         if (pi) std::printf(" %6.1f[%.2fx]", msgs / rate * 1e3, rate / first);
