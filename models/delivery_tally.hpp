@@ -13,9 +13,8 @@
 //   The per-actor message counts come from the trace itself: every turn's run_end records how
 //   many messages it processed, and the recorder adds them up per actor as it decodes the
 //   lanes (traces/recorder.hpp, `delivered_`). Counting here too was one more load and store
-//   per traced message, before the worker's next locked instruction (bench/
-//   trace_instructions.sh: 1 store and 2 instructions a message of forward). The digest
-//   cannot come from the trace: no level records payloads.
+//   per traced message (callgrind, forward: a store and ~3.5 instructions a message). The
+//   digest cannot come from the trace: no level records payloads.
 //
 // Protocol: a table is written only by its worker; it is read (collect) after the workers
 // stopped, ordered by their join (threads) or by the simulation's single thread.
