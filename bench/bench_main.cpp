@@ -143,19 +143,21 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
 
   std::int64_t scale = quick ? 10 : 1;
+  const std::map<std::string, param_value> pi_jobs{{"jobs", std::int64_t(100)},
+                                                   {"terms", std::int64_t(1'000'000 / scale)}};
   std::vector<row> rows{
       {"forward 1000a/200t/10000h", "forward", {{"actors", std::int64_t(1000)}, {"tokens", std::int64_t(200)}, {"hops", std::int64_t(10000 / scale)}}},
       {"pingpong 1 pair x 1M", "pingpong", {{"pairs", std::int64_t(1)}, {"bounces", std::int64_t(1'000'000 / scale)}}},
       {"pingpong 8 pairs x 200k", "pingpong", {{"pairs", std::int64_t(8)}, {"bounces", std::int64_t(200'000 / scale)}}},
-      {"pi 100 jobs x 1M terms", "pi", {{"jobs", std::int64_t(100)}, {"terms", std::int64_t(1'000'000 / scale)}}},
+      {"pi 100 jobs x 1M terms", "pi", pi_jobs},
       // One job per turn: with the default burst a turn takes all of an actor's ~12 queued
       // jobs (~19 ms), so the 8 actors split 52/48 jobs over 2 workers at best (1.92x).
-      {"pi, burst 1", "pi", {{"jobs", std::int64_t(100)}, {"terms", std::int64_t(1'000'000 / scale)}}, 1},
+      {"pi, burst 1", "pi", pi_jobs, 1},
       // Still 52/48 with stealing: the owner works through its newest actor's jobs, the thief
       // through the oldest's, each actor to its end. In asyncMode (ForkJoinPool's setting for
       // event-style tasks) the owner rotates its actors a job at a time and a thief takes half
       // a deque, so every actor's jobs run down together and the last ones are split.
-      {"pi, burst 1, asyncMode", "pi", {{"jobs", std::int64_t(100)}, {"terms", std::int64_t(1'000'000 / scale)}}, 1, true},
+      {"pi, burst 1, asyncMode", "pi", pi_jobs, 1, true},
   };
 
   std::printf("median of %d runs (after 1 warm-up), idle strategy %s, burn loop %.0f loops/us; Mmsgs/s, except pi: "

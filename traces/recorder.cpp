@@ -154,7 +154,8 @@ void recorder::convert_and_write(unsigned lane) {
   ticks_.resize(n);
   const std::uint16_t lane_id = lane < workers_ ? std::uint16_t(lane) : outside_lane;
   // 1. times in ticks: stamps as read, the events between two stamps placed by
-  //    place_between (above)
+  //    place_between (above); and, in the same pass, each turn's messages to its actor
+  //    (count_turn: the footer's per-actor counts)
   std::uint64_t prev = lc.last_ticks;
   std::size_t pending = 0;  // first index not yet given a time
   // lanes hold raw clock ticks (tick_clock.hpp): since the base, modulo the 56-bit field

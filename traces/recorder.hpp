@@ -87,9 +87,9 @@ struct recorder_options {
   /// Benchmark aid: chunks go back to the producers unwritten and undecoded, so a run pays
   /// the hot path only. The file then holds the header and footer but no events (and the
   /// footer's per-actor message counts are 0), and memory() counts the bytes but not the
-  /// events (only decoding counts them). Decoding them
-  /// in finish() just to count them slowed the trace bench's next, untraced run (forward on
-  /// 2 workers, ~70 -> ~60 M msgs/s, alternated launches).
+  /// events (only decoding counts them). Decoding them in finish() just to count them slowed
+  /// the trace bench's next, untraced run (forward on 2 workers, ~70 -> ~60 M msgs/s,
+  /// alternated launches).
   bool discard = false;
   /// Deferred mode: events the run is expected to record (0: unknown). The rings' pages for
   /// about that many (prefault_event_bytes each, up to the budget) are faulted in before the
