@@ -24,17 +24,26 @@ constexpr std::uint64_t gap_factor = 8;
 /// wait for the user's code (pi: a burst of sends, then a millisecond-long job), and
 /// interpolating by position would put each job's begin in the middle of it. Then the
 /// events are placed `pace` apart and the excess goes after the interval's message_begin
-/// events, shared evenly (with none, the interval is interpolated by position). Updates
-/// `pace` from intervals without a gap.
+/// events, shared evenly; at decisions level, which records no message events, after its
+/// run_begin events. The stamped event t0 counts too (in the chunk: `from` > 0): at
+/// decisions level it is often the job's run_begin, since a turn's run_end is held and the
+/// stamp after the gap goes to the next turn's run_begin. With no such event the interval
+/// is interpolated by position. Updates `pace` from intervals without a gap.
 void place_between(const raw_event* p, std::size_t from, std::size_t to, std::uint64_t t0, std::uint64_t t1,
                    std::uint64_t& pace_ref, std::uint64_t* out) {
   u128 pace = pace_ref;
   const std::size_t steps = to - from + 1;  // gaps between t0, the events, and t1
   const u128 span = u128(t1 - t0) << 32;
   const bool gap = pace != 0 && span > pace * (gap_factor * steps);
-  std::size_t begins = 0;
-  if (gap)
-    for (std::size_t j = from; j < to; ++j) begins += raw_kind(p[j]) == event_kind::message_begin;
+  const std::size_t first = from > 0 ? from - 1 : from;  // t0's event, where the chunk has it
+  auto count = [&](event_kind k) {
+    std::size_t n = 0;
+    for (std::size_t j = first; j < to; ++j) n += raw_kind(p[j]) == k;
+    return n;
+  };
+  event_kind opens = event_kind::message_begin;
+  std::size_t begins = gap ? count(opens) : 0;
+  if (gap && begins == 0) begins = count(opens = event_kind::run_begin);
   if (begins == 0) {
     const u128 step = span / steps;
     if (!gap) pace_ref = std::uint64_t(std::min<u128>(step, ~0ull));
@@ -44,9 +53,10 @@ void place_between(const raw_event* p, std::size_t from, std::size_t to, std::ui
   }
   const u128 excess = (span - pace * steps) / begins;  // > 0: span > 8 x pace x steps
   u128 at = pace;
+  if (first < from && raw_kind(p[first]) == opens) at += excess;
   for (std::size_t j = from; j < to; ++j, at += pace) {
     out[j] = t0 + std::uint64_t(at >> 32);
-    if (raw_kind(p[j]) == event_kind::message_begin) at += excess;
+    if (raw_kind(p[j]) == opens) at += excess;
   }
 }
 }  // namespace

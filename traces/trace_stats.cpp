@@ -90,9 +90,7 @@ trace_stats compute_stats(const trace_reader& r) {
       case event_kind::run_end:
         if (ls.running) w.running_ns += e->time_ns - ls.run_since;
         ls.running = false;
-        break;
-      case event_kind::message_begin:
-        ++w.messages;
+        w.messages += e->other;  // the turn's messages: at decisions level too (no message events)
         break;
       case event_kind::park:
         ls.parked = true;
