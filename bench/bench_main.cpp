@@ -1,17 +1,21 @@
 // twinsched-bench: throughput of each policy on the standard workloads (median of N runs) and memory per idle actor.
 //
 // Before any timing, main calibrates the burn loop (bench/warm_up.hpp); every measured cell, the
-// sequential reference included, runs once untimed before its N measured runs. The idle-actor
+// sequential reference included, runs once untimed before its N measured runs; a row's worker
+// counts take turns run by run (bench::alternated below), since this host's slow spells last
+// minutes and would otherwise fall on one column. The idle-actor
 // probe runs once, in a fresh child process: its peak-RSS growth is the quantity, not a time.
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -53,15 +57,52 @@ double sequential_rate(const row& r, int runs) {
   return median(v);
 }
 
-double scheduled_rate(const row& r, scheduler_config c, int runs, bool& ok) {
-  std::vector<double> v;
-  bench::warm_up_then_measure(runs, [&](bool timed) {
-    auto w = make(r, 42);
-    run_result res = run_on_threads(c, *w, 42);
-    ok = ok && res.ok();  // the warm-up's verdict counts too
-    if (timed) v.push_back(res.msgs_per_s());
-  });
-  return median(v);
+/// One run of `r` under `c`: messages per second (ok turns false if it failed its checksum).
+double scheduled_run(const row& r, const scheduler_config& c, bool& ok) {
+  auto w = make(r, 42);
+  run_result res = run_on_threads(c, *w, 42);
+  ok = ok && res.ok();  // a warm-up's verdict counts too
+  return res.msgs_per_s();
+}
+
+/// `once(i)` for every column i: once untimed each (the warm-up), then `runs` rounds in which
+/// the columns take turns, so that the host's slow spells (minutes long here) fall on every
+/// column alike. Returns each column's rates, round by round.
+template <class Once>
+std::vector<std::vector<double>> alternated(std::size_t columns, int runs, Once&& once) {
+  std::vector<std::vector<double>> v(columns);
+  for (std::size_t i = 0; i < columns; ++i) once(i);
+  for (int k = 0; k < runs; ++k)
+    for (std::size_t i = 0; i < columns; ++i) v[i].push_back(once(i));
+  return v;
+}
+
+/// Column i's speed-up over column `base`: the median of the per-round ratios (each round's
+/// runs are minutes closer in time than the columns' medians).
+double paired_speedup(const std::vector<std::vector<double>>& v, std::size_t i, std::size_t base) {
+  std::vector<double> q;
+  for (std::size_t k = 0; k < v[i].size(); ++k) q.push_back(v[i][k] / v[base][k]);
+  return median(q);
+}
+
+/// pi's jobs on `threads` bare threads that take the next job from a counter (no actors, no
+/// messages): the speed-up the machine allows this work, for the pi rows to be read against.
+double bare_threads_rate(const row& r, unsigned threads) {
+  const workload_info& info = *find_workload(r.workload);
+  const workload_params p = with_defaults(info, r.params);
+  const std::uint64_t jobs = std::uint64_t(p.integer("jobs")), terms = std::uint64_t(p.integer("terms"));
+  const auto& kernel = info.kernels.at(0).run;  // one job of `terms` terms
+  std::atomic<std::uint64_t> next{0}, sink{0};
+  auto t0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> pool;
+  for (unsigned t = 0; t < threads; ++t)
+    pool.emplace_back([&] {
+      for (std::uint64_t j; (j = next.fetch_add(1, std::memory_order_relaxed)) < jobs;)
+        sink.fetch_add(kernel(terms), std::memory_order_relaxed);
+    });
+  for (auto& t : pool) t.join();
+  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return double(2 * jobs + 1) / s;  // counted like the workload: jobs, replies and the start
 }
 
 /// Spawns `n` idle actors in a child process; reports peak-RSS growth per actor and spawn time.
@@ -160,8 +201,10 @@ int main(int argc, char** argv) {
       {"pi, burst 1, asyncMode", "pi", pi_jobs, 1, true},
   };
 
-  std::printf("median of %d runs (after 1 warm-up), idle strategy %s, burn loop %.0f loops/us; Mmsgs/s, except pi: "
-              "milliseconds and [speed-up over the first worker count]\n",
+  std::printf("median of %d runs per cell (after 1 warm-up; a row's worker counts take turns, run by run), idle "
+              "strategy %s, burn loop %.0f loops/us; Mmsgs/s, except pi: milliseconds and [speed-up over the first "
+              "worker count, the median of the rounds' ratios], then the same jobs on bare threads that take them "
+              "from a counter (no actors, no messages: the machine's ceiling), in the same rounds\n",
               runs, idle.c_str(), loops_per_us);
   std::printf("%-26s %-13s %10s", "workload", "policy", "sequential");
   for (unsigned w : workers) std::printf(" %9uw", w);
@@ -175,8 +218,7 @@ int main(int argc, char** argv) {
     for (const std::string& p : policies) {
       if (p == "donation" && !make(r, 42)->has_groups()) continue;  // needs groups of equals
       if (r.async_mode && p != "stealing") continue;  // a stealing setting
-      std::printf("%-26s %-13s %10.2f", r.label.c_str(), p.c_str(), pi ? msgs / seq * 1e3 : seq / 1e6);
-      double first = 0;
+      std::vector<scheduler_config> cs;
       for (unsigned w : workers) {
         scheduler_config c;
         c.policy = p;
@@ -184,13 +226,25 @@ int main(int argc, char** argv) {
         c.idle.strategy = idle;
         if (r.burst) c.burst = r.burst;
         if (r.async_mode) c.fifo = true, c.steal = "half";
-        double rate = scheduled_rate(r, c, runs, all_ok);
-        if (first == 0) first = rate;
-        if (pi) std::printf(" %6.1f[%.2fx]", msgs / rate * 1e3, rate / first);
-        else std::printf(" %10.2f", rate / 1e6);
-        std::fflush(stdout);
+        cs.push_back(c);
+      }
+      // columns: the scheduler on each worker count, then (pi) bare threads on each
+      const std::size_t n = cs.size();
+      const auto v = alternated(pi ? 2 * n : n, runs, [&](std::size_t i) {
+        return i < n ? scheduled_run(r, cs[i], all_ok) : bare_threads_rate(r, workers[i - n]);
+      });
+      std::printf("%-26s %-13s %10.2f", r.label.c_str(), p.c_str(), pi ? msgs / seq * 1e3 : seq / 1e6);
+      for (std::size_t i = 0; i < n; ++i) {
+        if (pi) std::printf(" %6.1f[%.2fx]", msgs / median(v[i]) * 1e3, paired_speedup(v, i, 0));
+        else std::printf(" %10.2f", median(v[i]) / 1e6);
+      }
+      if (pi) {
+        std::printf("   bare threads");
+        for (std::size_t i = n; i < 2 * n; ++i)
+          std::printf(" %6.1f[%.2fx]", msgs / median(v[i]) * 1e3, paired_speedup(v, i, n));
       }
       std::printf("\n");
+      std::fflush(stdout);
     }
   }
   if (idle_actors) idle_actor_memory(idle_actors);
