@@ -163,7 +163,8 @@ void idle_actor_memory(std::uint64_t n) {
 int main(int argc, char** argv) {
   const double loops_per_us = bench::calibrate_burn_loop();  // before any timed run
   CLI::App app{"twinsched-bench: median msgs/s per policy and worker count on the standard workloads,\n"
-               "next to the sequential reference (the same routing in a plain loop, no scheduler)."};
+               "next to the sequential reference (the same routing in a plain loop, no scheduler); for pi,\n"
+               "also its jobs on bare threads in the same rounds (the speed-up the machine allows)."};
   app.footer(bench::warm_up_note);
   int runs = 5;
   std::vector<std::string> policies = policy_names();
