@@ -65,15 +65,18 @@ double scheduled_run(const row& r, const scheduler_config& c, bool& ok) {
   return res.msgs_per_s();
 }
 
-/// `once(i)` for every column i: once untimed each (the warm-up), then `runs` rounds in which
-/// the columns take turns, so that the host's slow spells (minutes long here) fall on every
-/// column alike. Returns each column's rates, round by round.
+/// `once(i)` for every column i, in rounds in which the columns take turns (an untimed warm-up
+/// round, then `runs` measured ones), so that the host's slow spells (minutes long here) fall
+/// on every column alike. Returns each column's rates, round by round.
 template <class Once>
 std::vector<std::vector<double>> alternated(std::size_t columns, int runs, Once&& once) {
   std::vector<std::vector<double>> v(columns);
-  for (std::size_t i = 0; i < columns; ++i) once(i);
-  for (int k = 0; k < runs; ++k)
-    for (std::size_t i = 0; i < columns; ++i) v[i].push_back(once(i));
+  bench::warm_up_then_measure(runs, [&](bool timed) {
+    for (std::size_t i = 0; i < columns; ++i) {
+      const double rate = once(i);
+      if (timed) v[i].push_back(rate);
+    }
+  });
   return v;
 }
 

@@ -36,14 +36,15 @@ void place_between(const raw_event* p, std::size_t from, std::size_t to, std::ui
   const u128 span = u128(t1 - t0) << 32;
   const bool gap = pace != 0 && span > pace * (gap_factor * steps);
   const std::size_t first = from > 0 ? from - 1 : from;  // t0's event, where the chunk has it
-  auto count = [&](event_kind k) {
-    std::size_t n = 0;
-    for (std::size_t j = first; j < to; ++j) n += raw_kind(p[j]) == k;
-    return n;
-  };
-  event_kind opens = event_kind::message_begin;
-  std::size_t begins = gap ? count(opens) : 0;
-  if (gap && begins == 0) begins = count(opens = event_kind::run_begin);
+  std::size_t message_begins = 0, run_begins = 0;
+  if (gap)
+    for (std::size_t j = first; j < to; ++j) {
+      message_begins += raw_kind(p[j]) == event_kind::message_begin;
+      run_begins += raw_kind(p[j]) == event_kind::run_begin;
+    }
+  // where the user's code starts: message_begin, or run_begin where there is none (decisions)
+  const event_kind opens = message_begins ? event_kind::message_begin : event_kind::run_begin;
+  const std::size_t begins = message_begins ? message_begins : run_begins;
   if (begins == 0) {
     const u128 step = span / steps;
     if (!gap) pace_ref = std::uint64_t(std::min<u128>(step, ~0ull));
