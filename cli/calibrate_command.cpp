@@ -59,6 +59,12 @@ void add_calibrate_command(CLI::App& app, action& chosen) {
   cmd->add_option("-o,--output", c->out, "Write the model here instead of stdout.")->type_name("FILE");
   cmd->add_flag("--quick", c->opt.quick, "Shorter loops and fewer repetitions (a few seconds; noisier): for tests.");
   cmd->add_option("--name", c->opt.name, "The model's name.")->type_name("NAME")->capture_default_str();
+  cmd->add_option("--shared-cache-kib", c->opt.shared_cache_kib,
+                  "The shared cache level this core finds, in KiB (0: none), instead of what a random walk over growing\n"
+                  "working sets finds: for a host whose other tenants hide the level from the walk (its latencies are\n"
+                  "in the model's header).")
+      ->type_name("KIB")
+      ->check(CLI::Range(std::int64_t(0), std::int64_t(1) << 30));
   cmd->callback([&chosen, c] { chosen = [c] { return run_calibrate(*c); }; });
 }
 

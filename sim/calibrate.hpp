@@ -20,6 +20,9 @@ namespace twinsched {
 struct calibrate_options {
   bool quick = false;  ///< fewer repetitions and shorter loops (tests): seconds, noisier
   std::string name = "this-machine";
+  /// The shared cache level's size in KiB, instead of what the random walk finds (0: none): for
+  /// a host whose other tenants hide the level from the walk. Negative: the walk decides.
+  std::int64_t shared_cache_kib = -1;
   /// One line per step as it starts and what it found (the CLI prints them on stderr).
   std::function<void(const std::string&)> progress;
 };
