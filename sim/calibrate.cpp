@@ -504,8 +504,8 @@ std::uint32_t private_cache_kib() {
 /// this VM's core finds: 15-25 ns a load up to 4 MiB, 124 from 8 MiB. 0 when no set is below
 /// the bar. `latency` gets (KiB, ns per load) of every set: the least of three passes over all
 /// the sets, since other tenants on the host's L3 only ever slow a walk, for seconds at a time
-/// (one pass: 2 MiB 25, 4 MiB 113 ns in one calibration, 2 MiB 128, 4 MiB 144 in the next; a
-/// pass that hides the 4 MiB level drops the level, and cold_actor was solved to 0 in CI).
+/// (one pass each, 14 calibrations here: the 2 MiB set 15-145 ns a load, the 4 MiB set 18-154;
+/// a pass that leaves only the 2 MiB set below its bar drops the level).
 std::uint32_t shared_cache_kib(std::uint32_t private_kib, std::vector<std::pair<std::uint32_t, double>>& latency) {
   latency.clear();
   for (std::uint64_t kib = 2 * std::uint64_t(private_kib); kib <= 128 * 1024; kib *= 2)
