@@ -951,7 +951,8 @@ calibration calibrate_machine(const calibrate_options& o) {
     // misses, per cold touch, is cold_actor.
     m.private_cache_kib = private_cache_kib();
     if (m.private_cache_kib == 0) {
-      note("no L2 size in /sys/devices/system/cpu/cpu0/cache nor CPUID: the cold-actor model stays off");
+      note(std::string("no L2 size in /sys/devices/system/cpu/cpu0/cache nor CPUID: the cold-actor model stays off") +
+           (o.shared_cache_kib >= 0 ? " (so --shared-cache-kib has nothing to set)" : ""));
     } else {
       // The shared cache first: its size from a random walk, then the ring with half that
       // many bytes of actors (~256 each), each turn coming after a lap of all the others:
