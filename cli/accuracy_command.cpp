@@ -382,8 +382,8 @@ shared host costs one run of many cases instead of every run of one (on the deve
 the same pingpong case took 210-242 ms in six runs in a row and 980 ms in three in a row 15
 minutes later). --order cases runs each case's warm-ups and runs one after another.
 Every simulation runs after the last real run.
-The host check: before the first real run and after each, a line transfer between CPUs 0
-and 1 is probed as calibrate measures it (a few ms) and set beside the model's. Over 2x
+The host check: before the first real run and after each, a line transfer between CPU 0
+and another core is probed as calibrate measures it (a few ms) and set beside the model's. Over 2x
 apart, the machine is not the one the model describes (the development VM's host moves its
 two CPUs apart now and then: 9-12 ns one hour, 73 the next, sometimes within a matrix). A
 measured run counts only if the probes on both sides of it match: the real figure is the

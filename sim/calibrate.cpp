@@ -5,8 +5,9 @@
 //   clock_ghz: cycles of a dependent add chain per ns (not the TSC rate)
 //   atomic_load / atomic_store / atomic_rmw / fence: a tight loop of the operation on a line
 //       this thread owns (rmw = fetch_add, fence = seq_cst fence), ns per operation
-//   line_transfer_same_socket: two threads pinned to CPUs 0 and 1: CPU 0 writes a chain of 2048
-//       lines in random order, CPU 1 follows it (dependent loads: no two misses overlap) and
+//   line_transfer_same_socket: two threads pinned to CPU 0 and another core's CPU (CPU 1,
+//       unless it is CPU 0's SMT sibling: partner_cpu): CPU 0 writes a chain of 2048
+//       lines in random order, the partner follows it (dependent loads: no two misses overlap) and
 //       then follows it again from its own cache; (first walk - second) / 2048. Not the one way
 //       of a ping-pong of one line (round trip / 2), which adds two spinning threads' loop
 //       exits and an invalidation to each trip: on this 2-vCPU VM 41-48 ns against ~10 here
@@ -143,6 +144,33 @@ void pin(int cpu) {
   pthread_setaffinity_np(pthread_self(), sizeof s, &s);
 }
 
+/// The CPU the two-thread measurements pair with CPU 0: the first that is not CPU 0's SMT
+/// sibling (sysfs thread_siblings_list, "0,8" or "0-1"), since two hardware threads of one
+/// core share its L1 and L2 and a line between them never crosses cores; CPU 1 where sysfs
+/// says nothing or every CPU is a sibling.
+int partner_cpu() {
+  static const int partner = [] {
+    const int cpus = int(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<bool> sibling(std::size_t(cpus) + 1, false);
+    std::ifstream in("/sys/devices/system/cpu/cpu0/topology/thread_siblings_list");
+    std::string list;
+    std::getline(in, list);
+    for (std::size_t at = 0; at < list.size();) {
+      std::size_t end = list.find(',', at);
+      if (end == std::string::npos) end = list.size();
+      int lo = 0, hi = 0;
+      const std::string item = list.substr(at, end - at);
+      if (std::sscanf(item.c_str(), "%d-%d", &lo, &hi) == 1) hi = lo;
+      for (int c = std::max(0, lo); c <= std::min(hi, cpus - 1); ++c) sibling[std::size_t(c)] = true;
+      at = end + 1;
+    }
+    for (int c = 1; c < cpus; ++c)
+      if (!sibling[std::size_t(c)]) return c;
+    return 1;
+  }();
+  return partner;
+}
+
 /// Lets the calling thread run on every CPU again (after pin()).
 void unpin() {
   cpu_set_t s;
@@ -173,8 +201,8 @@ double median_of(const std::vector<double>& v) { return quantile_of(v, 0.5); }
 /// The lower quartile of v (see cost_of).
 double lower_quartile(const std::vector<double>& v) { return quantile_of(v, 0.25); }
 
-/// Two threads pinned to CPUs 0 and 1 play `batches` x `rounds` rounds: `a_round(i)` on CPU 0,
-/// `b_round(i)` on CPU 1 (each waits for the other's move). One thread pair for all batches,
+/// Two threads pinned to CPU 0 and partner_cpu() play `batches` x `rounds` rounds: `a_round(i)`
+/// on CPU 0, `b_round(i)` on the partner (each waits for the other's move). One thread pair for all batches,
 /// and batches short (tens of us), so that most run while both threads do: a batch in which
 /// either is preempted is stretched by a whole time slice, and the lower quartile of the
 /// per-batch times skips those. Returns each batch's time per round, ns.
@@ -182,7 +210,7 @@ template <class A, class B>
 std::vector<double> pinned_pair(int batches, int rounds, A a_round, B b_round) {
   const int n = batches * rounds;
   std::thread b([&] {
-    pin(1);
+    pin(partner_cpu());
     for (int i = 0; i < n; ++i) b_round(i);
   });
   pin(0);
@@ -198,7 +226,7 @@ std::vector<double> pinned_pair(int batches, int rounds, A a_round, B b_round) {
   return per_round;
 }
 
-/// One-way line transfer: ping-pong of a counter between CPUs 0 and 1; `extra_b` runs on the
+/// One-way line transfer: ping-pong of a counter between CPU 0 and partner_cpu(); `extra_b` runs on the
 /// receiving side after each arrival. Per batch: round trip / 2.
 template <class F>
 std::vector<double> bounce(int batches, int rounds, F extra_b) {
@@ -239,7 +267,7 @@ void link_cycle(std::vector<chain_link>& chain, const std::vector<std::size_t>& 
 }
 
 /// One line transfer as the model charges it: CPU 0 writes a chain of `lines` lines in a
-/// random order, then CPU 1 follows it (each load needs the line the previous one named, so
+/// random order, then the partner CPU follows it (each load needs the line the previous one named, so
 /// the misses cannot overlap), then follows it again from its own cache. Per batch: (the
 /// first walk - the second) / lines, the time a load waits for a line the other core holds.
 /// Not the ping-pong's one way (`bounce`): two spinning threads add the spin loop's exit and an
@@ -724,7 +752,7 @@ calibration calibrate_machine(const calibrate_options& o) {
            m.atomic_store, m.atomic_rmw) +
        fmt("; fence %.2f ns, spin %.2f ns, yield %.0f ns", m.fence, m.spin, m.yield));
 
-  say("calibrate: between cores (two threads pinned to CPUs 0 and 1)");
+  say(fmt("calibrate: between cores (two threads pinned to CPUs 0 and %.0f)", partner_cpu()));
   const int pair_batches = o.quick ? 200 : 600;
   m.line_same_socket = lower_quartile(chase(pair_batches, 2048));
   m.line_cross_socket = m.line_same_socket;
@@ -802,7 +830,7 @@ calibration calibrate_machine(const calibrate_options& o) {
     for (int i = 0; i < (o.quick ? 300 : 2000); ++i) {
       double woke_after = 0;
       std::thread b([&] {
-        pin(1);
+        pin(partner_cpu());
         std::unique_lock lk(mx);
         ready = true;
         cv.notify_all();

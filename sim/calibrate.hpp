@@ -34,12 +34,13 @@ struct calibration {
   double seconds = 0;              ///< wall time the calibration took
 };
 
-/// Measures this machine (a few tens of seconds; `quick`: a few seconds). Uses CPUs 0 and 1
-/// for the two-thread measurements (one CPU: both on it, and the transfer terms mean little).
+/// Measures this machine (a few tens of seconds; `quick`: a few seconds). Uses CPU 0 and the
+/// first CPU of another core (CPU 1 unless it is CPU 0's SMT sibling) for the two-thread
+/// measurements (one CPU: both on it, and the transfer terms mean little).
 calibration calibrate_machine(const calibrate_options& o);
 
-/// The line transfer as calibrate measures it (the same dependent-load chase between CPUs 0
-/// and 1, fewer batches: tens of ms), ns; 0 on a one-CPU machine. `accuracy` checks with it
+/// The line transfer as calibrate measures it (the same dependent-load chase between the same
+/// two CPUs, fewer batches: tens of ms), ns; 0 on a one-CPU machine. `accuracy` checks with it
 /// that the machine is still in the state its model was calibrated in: a VM's host may move
 /// its CPUs apart (here 12 ns became 74 within the hour, and back).
 double probe_line_transfer_ns();
