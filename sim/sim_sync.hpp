@@ -109,11 +109,18 @@ class atomic {
 ///
 /// A contended lock also pays what glibc's std::mutex does then (counted on real cores: one
 /// futex wait and two futex wakes per contended acquisition, nearly every wait returning at
-/// once): the waiter marks the lock word contended and makes a futex wait syscall (`park`;
-/// the holder lets go meanwhile, so it returns at once), and each of the two unlocks that
-/// find the word so, the holder's and then the waiter's own, makes a futex wake syscall with
-/// nobody asleep (`contended_unlock`). The holder has already unlocked when the waiter runs
-/// (one worker runs at a time), so its wake is added to its pending charge.
+/// once on two cores): the waiter marks the lock word contended and makes a futex wait
+/// syscall (`park`), and each of the two unlocks that find the word so, the holder's and then
+/// the waiter's own, makes a futex wake syscall (`contended_unlock`). Where the holder lets
+/// go within the waiter's syscall, the wait returns at once. Where it lets go later (a long
+/// critical section, or a queue of waiters: 16 workers on one lock), the waiter is asleep:
+/// the holder's wake finds a sleeper (`unpark`), and the waiter sleeps until a wake-up
+/// latency (`wake_latency`) after the release, the lock free meanwhile: a worker arriving in
+/// between takes it first, and the waiter then tries again (and may sleep again).
+/// Without that, forward with a shared queue on 16 real cores took 1337 ms where the model
+/// said 226 (real cores got slower from 2 workers on, the model faster). The holder has
+/// already unlocked when the waiter runs (one worker runs at a time), so its wake is added
+/// to its pending charge.
 class mutex {
  public:
   mutex() = default;
@@ -122,51 +129,56 @@ class mutex {
   ~mutex();
   void lock(std::source_location at = std::source_location::current()) {
     point(at);
-    const bool blocked = held_;
-    if (held_) block();
-    held_ = true;
-    actor_state* me = g.cur;
-    if (me->core < 0) return;
-    const double now = local_ns(me);
-    span* in = blocked && next_ > 0 ? &recent_[(next_ - 1) % recent_.size()] : nullptr;  // the span we ran into
-    double start = now;
-    if (next_ > recent_.size()) {  // spans were forgotten: an arrival before all we remember may be inside one
-      span* oldest = nullptr;
-      for (span& s : recent_)
-        if (s.who && (!oldest || s.acquired < oldest->acquired)) oldest = &s;
-      if (oldest && oldest->who != me && start < oldest->acquired) {
-        start = oldest->acquired;
-        in = oldest;
+    bool marked = false;  // we marked the word contended: our own unlock makes a futex wake
+    for (;;) {
+      const bool blocked = held_;
+      if (held_) block();
+      actor_state* me = g.cur;
+      if (me->core < 0) {
+        held_ = true;
+        return;
       }
-    }
-    for (bool moved = true; moved;) {  // out of every span that holds our arrival
-      moved = false;
-      for (span& s : recent_) {
-        if (!s.who || s.who == me || start >= s.released) continue;
-        if (start >= s.acquired) {
-          in = &s;  // inside it: contended
-        } else if (start < 2 * s.acquired - s.released) {
-          continue;  // before it, with room for a critical section as long
-        }  // else ours would overlap it: it goes first (it already ran), no contention
-        start = s.released;
-        moved = true;
+      const double now = local_ns(me);
+      span* in = blocked && next_ > 0 ? &recent_[(next_ - 1) % recent_.size()] : nullptr;  // the span we ran into
+      double start = now;
+      if (next_ > recent_.size()) {  // spans were forgotten: an arrival before all we remember may be inside one
+        span* oldest = nullptr;
+        for (span& s : recent_)
+          if (s.who && (!oldest || s.acquired < oldest->acquired)) oldest = &s;
+        if (oldest && oldest->who != me && start < oldest->acquired) {
+          start = oldest->acquired;
+          in = oldest;
+        }
       }
-    }
-    if (in) {
-      ++g.contended_locks;
-      if (g.contended_unlock > 0) {  // glibc's slow path (above)
-        start = std::max(start, now + g.park);
-        if (!in->woke && in->who) in->who->pending_ns += g.contended_unlock;  // its unlock found our mark
-        in->woke = true;
-        wake_on_unlock_ = true;
+      start = after_spans(me, start, in);
+      if (in) {
+        ++g.contended_locks;
+        if (g.contended_unlock > 0) {  // glibc's slow path (above)
+          marked = true;
+          // Asleep: the holder let go after our futex wait had gone to sleep. Its unlock
+          // wakes us (a wake that finds a sleeper: `unpark`); we run `wake` later and try
+          // again, the lock free meanwhile for whoever comes (glibc's lock is not fair).
+          const bool asleep = start > now + g.park;
+          if (!in->woke && in->who) in->who->pending_ns += asleep ? g.unpark : g.contended_unlock;  // its unlock found our mark
+          in->woke = true;
+          if (asleep) {
+            me->pending_ns += start + g.wake - now;
+            flush();
+            continue;
+          }
+          start = std::max(start, now + g.park);
+        }
       }
+      held_ = true;
+      wake_on_unlock_ = marked;
+      me->pending_ns += start - now;
+      write(line_, g.rmw);
+      if (owner_ >= 0 && owner_ != me->core) me->pending_ns += g.handoff;
+      owner_ = me->core;
+      ++me->locks_held;
+      recent_[next_++ % recent_.size()] = span{local_ns(me), 0, nullptr, false};
+      return;
     }
-    me->pending_ns += start - now;
-    write(line_, g.rmw);
-    if (owner_ >= 0 && owner_ != me->core) me->pending_ns += g.handoff;
-    owner_ = me->core;
-    ++me->locks_held;
-    recent_[next_++ % recent_.size()] = span{local_ns(me), 0, nullptr, false};
   }
   void unlock() {
     actor_state* me = g.cur;
@@ -191,6 +203,26 @@ class mutex {
     actor_state* who = nullptr;
     bool woke = false;  ///< its unlock made a futex wake (a later waiter adds none)
   };
+  /// The earliest time from `start` on that lies outside every remembered span of another
+  /// worker (moving to a span's end while `start` is inside it, or so shortly before it that
+  /// a critical section as long would overlap it: that one already ran, so it went first);
+  /// `in` becomes the last span `start` was found inside (contended).
+  double after_spans(const actor_state* me, double start, span*& in) {
+    for (bool moved = true; moved;) {
+      moved = false;
+      for (span& s : recent_) {
+        if (!s.who || s.who == me || start >= s.released) continue;
+        if (start >= s.acquired) {
+          in = &s;  // inside it: contended
+        } else if (start < 2 * s.acquired - s.released) {
+          continue;  // before it, with room for a critical section as long
+        }  // else ours would overlap it: it goes first (it already ran), no contention
+        start = s.released;
+        moved = true;
+      }
+    }
+    return start;
+  }
   void block();
   void wake();
   line_state line_;
