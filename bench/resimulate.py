@@ -1,0 +1,124 @@
+#!/usr/bin/env python3
+"""Simulate again, with this build, the cases of recorded `twinsched accuracy --json` files,
+against the real runs they hold.
+
+The simulator is deterministic and runs anywhere, so a matrix measured once on a machine we
+do not have (the 16-core validation in docs/validation/) keeps telling whether a change to
+the model predicts that machine better or worse. Each case is simulated as `accuracy` did:
+one modeled core per worker (adaptive: up to the recorded host's cores), the recorded seed,
+idle strategy and every workload parameter that differs from the scenario file's own.
+
+usage: bench/resimulate.py [--twinsched BIN] [--machine FILE] [--cases REGEX] [--jobs N]
+                           [--tolerance PCT] [--worst-tolerance PCT] ACCURACY.json...
+Run from the repository root (the recorded cases name scenarios/*.toml). --machine defaults
+to the .toml beside the first JSON file. Prints, per case, the real makespan, the simulated
+one then and now with their signed errors, and a summary of now; exits 1 when --tolerance
+(median |error|) or --worst-tolerance is exceeded, or a simulation fails.
+"""
+import argparse
+import concurrent.futures
+import glob
+import json
+import os
+import re
+import subprocess
+import sys
+import tomllib
+
+
+def case_name(c):
+    return f"{c['scenario']} {c['policy']} {c['workers']}w"
+
+
+def sim_command(args, c, host_cores):
+    with open(c["source"], "rb") as f:
+        scenario = tomllib.load(f)
+    cores = c["workers"]
+    if c["policy"] == "adaptive":  # accuracy: the cores the real run could use
+        max_workers = scenario.get("scheduler", {}).get("max_workers", 0) or c["workers"]
+        cores = max(c["workers"], min(max_workers, host_cores))
+    cmd = [args.twinsched, "sim", c["source"], "--machine", args.machine, "--cores", str(cores),
+           "--workers", str(c["workers"]), "--policy", c["policy"], "--idle", c["idle"],
+           "--seed", str(c["seed"]), "--json"]
+    own = scenario.get("workload", {})
+    for key, value in sorted(c["params"].items()):
+        if key in own and float(own[key]) != float(value):
+            text = str(int(value)) if float(value).is_integer() else str(value)
+            cmd += ["--param", f"{key}={text}"]
+    return cmd
+
+
+def simulate(args, c, host_cores):
+    cmd = sim_command(args, c, host_cores)
+    out = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        return json.loads(out.stdout)["wall_s"] * 1e3, ""
+    except (json.JSONDecodeError, KeyError):
+        return None, " ".join(cmd) + ": " + (out.stderr.strip().splitlines() or ["no output"])[-1]
+
+
+def percent(text):
+    return float(text.rstrip("%"))
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("files", nargs="+", metavar="ACCURACY.json")
+    p.add_argument("--twinsched", default="build/cli/twinsched")
+    p.add_argument("--machine", help="machine model (default: the .toml beside the first file)")
+    p.add_argument("--cases", default=".", help="regular expression on 'scenario policy Nw'")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    p.add_argument("--tolerance", type=percent, help="fail when the median |makespan error| exceeds this (%%)")
+    p.add_argument("--worst-tolerance", type=percent, help="fail when the largest |makespan error| exceeds this (%%)")
+    args = p.parse_args()
+    if not args.machine:
+        beside = sorted(glob.glob(os.path.join(os.path.dirname(args.files[0]) or ".", "*.toml")))
+        if len(beside) != 1:
+            p.error(f"--machine: {len(beside)} .toml files beside {args.files[0]}; name one")
+        args.machine = beside[0]
+    wanted = re.compile(args.cases)
+    work = []
+    for f in args.files:
+        with open(f) as fh:
+            recorded = json.load(fh)
+        for c in recorded["cases"]:
+            if c["ok"] and wanted.search(case_name(c)):
+                work.append((c, recorded.get("host_cores", c["workers"])))
+    if not work:
+        p.error("no recorded case matches --cases")
+
+    errors, failed = [], 0
+    print(f"{'case':28s} {'real ms':>9s} {'sim then':>9s} {'error':>8s} {'sim now':>9s} {'error':>8s}")
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        for (c, _), (now_ms, why) in zip(work, pool.map(lambda w: simulate(args, *w), work)):
+            real, then = c["real"]["makespan_ms"], c["sim"]["makespan_ms"]
+            if now_ms is None:
+                failed += 1
+                print(f"{case_name(c):28s} FAILED: {why}", flush=True)
+                continue
+            err = 100 * (now_ms - real) / real
+            errors.append((abs(err), case_name(c)))
+            print(f"{case_name(c):28s} {real:9.2f} {then:9.2f} {c['error']['makespan_ms']:+7.1f}% {now_ms:9.2f} {err:+7.1f}%",
+                  flush=True)
+    if not errors:
+        print("no case simulated")
+        return 1
+    errors.sort()
+    median = errors[len(errors) // 2][0] if len(errors) % 2 else (errors[len(errors) // 2 - 1][0] + errors[len(errors) // 2][0]) / 2
+    worst, worst_case = errors[-1]
+    within = lambda t: sum(e <= t for e, _ in errors)
+    print(f"makespan |error| now: median {median:.1f}%, worst {worst:.1f}% ({worst_case}); "
+          f"within 10%: {within(10)} of {len(errors)}, within 25%: {within(25)} of {len(errors)}"
+          + (f"; {failed} failed" if failed else ""))
+    bad = failed > 0
+    if args.tolerance is not None and median > args.tolerance:
+        print(f"median |error| {median:.1f}% exceeds --tolerance {args.tolerance}%")
+        bad = True
+    if args.worst_tolerance is not None and worst > args.worst_tolerance:
+        print(f"worst |error| {worst:.1f}% exceeds --worst-tolerance {args.worst_tolerance}%")
+        bad = True
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
