@@ -118,7 +118,8 @@ class atomic {
 /// latency (`wake_latency`) after the release, the lock free meanwhile: a worker arriving in
 /// between takes it first, and the waiter then tries again (and may sleep again).
 /// Without that, forward with a shared queue on 16 real cores took 1337 ms where the model
-/// said 226 (real cores got slower from 2 workers on, the model faster). The holder has
+/// said 226 (real cores got slower from 2 workers on, the model faster); with it, 399: the
+/// rest of that collapse is not modeled (README, "On 16 real cores"). The holder has
 /// already unlocked when the waiter runs (one worker runs at a time), so its wake is added
 /// to its pending charge.
 class mutex {
