@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# scripts/bundle.sh: the packed twinsched runs from its folder with the libraries it carries,
+# on this machine's C library and on the carried one, and gives the same simulation.
+# usage: bundle_test.sh BUILD_DIR   (run from the repository root)
+set -euo pipefail
+build=$1
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+scripts/bundle.sh -b "$build" "$tmp/b" > "$tmp/bundle.out"
+grep -q "bundled into" "$tmp/bundle.out"
+
+# SimGrid comes from the bundle, not from this machine's packages
+LD_LIBRARY_PATH=$tmp/b/lib ldd "$tmp/b/bin/twinsched" > "$tmp/ldd.out"
+grep "libsimgrid" "$tmp/ldd.out" | grep -q "$tmp/b/lib/" || { echo "libsimgrid not taken from the bundle:"; cat "$tmp/ldd.out"; exit 1; }
+if grep -q "not found" "$tmp/ldd.out"; then echo "a library is missing from the bundle:"; cat "$tmp/ldd.out"; exit 1; fi
+
+"$tmp/b/run" twinsched --version | grep -q "^twinsched "
+sim=(twinsched sim scenarios/pingpong.toml --param bounces=2000 --cores 2 --json)
+"$tmp/b/run" "${sim[@]}" > "$tmp/own.json"
+TWINSCHED_BUNDLE_LOADER=1 "$tmp/b/run" "${sim[@]}" > "$tmp/carried.json"
+python3 - "$tmp/own.json" "$tmp/carried.json" <<'PY'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:])
+assert a["ok"] and b["ok"], (a["ok"], b["ok"])
+for key in ("checksum", "messages", "wall_s", "parks", "wakeups"):
+    assert a[key] == b[key], f"{key}: {a[key]} with this machine's C library, {b[key]} with the carried one"
+PY
+
+# a program that is not in the bundle: exit 2 with the list
+if "$tmp/b/run" no-such-program 2> "$tmp/err"; then echo "a missing program ran"; exit 1; fi
+grep -q "no program" "$tmp/err"
+echo "bundle ok: $(du -sh "$tmp/b" | cut -f1)"
