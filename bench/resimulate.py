@@ -21,6 +21,7 @@ import glob
 import json
 import os
 import re
+import statistics
 import subprocess
 import sys
 import tomllib
@@ -104,7 +105,7 @@ def main():
         print("no case simulated")
         return 1
     errors.sort()
-    median = errors[len(errors) // 2][0] if len(errors) % 2 else (errors[len(errors) // 2 - 1][0] + errors[len(errors) // 2][0]) / 2
+    median = statistics.median(e for e, _ in errors)
     worst, worst_case = errors[-1]
     within = lambda t: sum(e <= t for e, _ in errors)
     print(f"makespan |error| now: median {median:.1f}%, worst {worst:.1f}% ({worst_case}); "
