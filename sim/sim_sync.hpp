@@ -122,6 +122,15 @@ class atomic {
 /// rest of that collapse is not modeled (README, "On 16 real cores"). The holder has
 /// already unlocked when the waiter runs (one worker runs at a time), so its wake is added
 /// to its pending charge.
+///
+/// A hand-off (`lock_handoff`: the data the lock guards coming over from the last holder's
+/// core) lies inside the span of a lock taken contended: waiters queue behind a chain of
+/// release, transfer, critical section, so whoever arrives during the transfer waits for it
+/// too. A lock taken uncontended pays its hand-off before its span: nobody was waiting.
+/// (Counting every hand-off inside the span put the idle worker's polls of pingpong's shared
+/// queue on 2 workers inside the other's spans, each paying the futex path: +119% against
+/// real runs, from +5.5%.) Against the 16-core runs, forward with a shared queue on 2 to 16
+/// workers went from -25..-70% off to -13..-47% with this rule (docs/ACCURACY.md).
 class mutex {
  public:
   mutex() = default;
@@ -174,10 +183,12 @@ class mutex {
       wake_on_unlock_ = marked;
       me->pending_ns += start - now;
       write(line_, g.rmw);
+      const double taken = local_ns(me);  // the lock word is ours; the data it guards still comes over
       if (owner_ >= 0 && owner_ != me->core) me->pending_ns += g.handoff;
       owner_ = me->core;
       ++me->locks_held;
-      recent_[next_++ % recent_.size()] = span{local_ns(me), 0, nullptr, false};
+      // A hand-off to a waiter is part of its critical section (see "A hand-off" above).
+      recent_[next_++ % recent_.size()] = span{in ? taken : local_ns(me), 0, nullptr, false};
       return;
     }
   }

@@ -674,6 +674,63 @@ TEST_CASE("a waiter asleep in the futex leaves the lock free: a worker arriving 
   CHECK(t.sleeper_end >= t.released_at + cost::wake);
 }
 
+TEST_CASE("a lock's hand-off to a waiter is inside its critical section: a worker arriving during it is contended too") {
+  // hand-off 2000 ns, so that worker 2 can arrive inside it; worker 1 waits for worker 0's
+  // release (arriving 1000 ns before it: contended, not asleep), worker 2 then arrives while
+  // the guarded data comes over to worker 1, and sleeps until a wake-up after its release.
+  // Were the hand-off before the span (as for a lock taken uncontended), worker 2 would only
+  // be moved after it: no contention, no sleep.
+  machine_model machine = probe_machine();
+  machine.lock_handoff = 2000;
+  struct times {
+    std::int64_t released0, lock_begin1, lock_end1, released1, lock_begin2, lock_end2;
+    std::uint64_t contended;
+  };
+  times t = in_child<times>([&] {
+    times r{};
+    bool done1 = false;
+    sim_stats st = simulate(machine, [&](sim_platform& plat) {
+      sim_platform::mutex m;
+      plat.start_worker(0, [&] {  // holds 0..5000 and runs whole (no yield while a lock is held)
+        m.lock();
+        plat.burn_ns(5000);
+        m.unlock();
+        r.released0 = now(plat);
+      });
+      plat.start_worker(1, [&] {  // arrives at ~4000: waits for 5000 (the futex wait: until 6000)
+        plat.burn_ns(4000);
+        r.lock_begin1 = now(plat);
+        m.lock();
+        r.lock_end1 = now(plat);
+        plat.burn_ns(3000);
+        m.unlock();
+        r.released1 = now(plat);
+        done1 = true;
+      });
+      plat.start_worker(2, [&] {  // on the other socket; arrives at ~7000, during worker 1's hand-off
+        await(plat, done1);
+        plat.burn_ns(7000);
+        r.lock_begin2 = now(plat);
+        m.lock();
+        r.lock_end2 = now(plat);
+        m.unlock();
+      });
+      plat.join_workers();
+    });
+    r.contended = st.contended_locks;
+    return r;
+  });
+  REQUIRE(t.lock_begin1 < t.released0);
+  REQUIRE(t.released0 - t.lock_begin1 < cost::park);
+  REQUIRE(t.lock_end1 == t.lock_begin1 + cost::park + cost::rmw + cost::same + 2000);  // as "just before" below
+  REQUIRE(t.lock_begin2 > t.lock_end1 - 2000);  // after worker 1 took the lock word...
+  REQUIRE(t.lock_begin2 < t.lock_end1);         // ...before its data came over
+  REQUIRE(t.released1 - t.lock_begin2 > cost::park);
+  CHECK(t.contended == 2);
+  // worker 1 took the lock contended: its release came before its unlock's futex wake
+  CHECK(t.lock_end2 == t.released1 - cost::contended_unlock + cost::wake + cost::rmw + cost::cross + 2000);
+}
+
 TEST_CASE("a lock taken just before the holder's release pays the futex wait (park), which outlasts the hold") {
   contention_times t = contend(0, 1000, 900);
   REQUIRE(t.lock_begin < t.released_at);
