@@ -124,13 +124,14 @@ class atomic {
 /// to its pending charge.
 ///
 /// A hand-off (`lock_handoff`: the data the lock guards coming over from the last holder's
-/// core) lies inside the span of a lock taken contended: waiters queue behind a chain of
-/// release, transfer, critical section, so whoever arrives during the transfer waits for it
-/// too. A lock taken uncontended pays its hand-off before its span: nobody was waiting.
+/// core) lies inside the span of a lock taken by a waiter (one that arrived inside another's
+/// critical section, this try or before a sleep in the futex): waiters queue behind a chain
+/// of release, transfer, critical section, so whoever arrives during the transfer waits for
+/// it too. A lock taken uncontended pays its hand-off before its span: nobody was waiting.
 /// (Counting every hand-off inside the span put the idle worker's polls of pingpong's shared
 /// queue on 2 workers inside the other's spans, each paying the futex path: +119% against
 /// real runs, from +5.5%.) Against the 16-core runs, forward with a shared queue on 2 to 16
-/// workers went from -25..-70% off to -13..-47% with this rule (docs/ACCURACY.md).
+/// workers went from -25..-70% off to -13..-41% with this rule (docs/ACCURACY.md).
 class mutex {
  public:
   mutex() = default;
@@ -187,8 +188,9 @@ class mutex {
       if (owner_ >= 0 && owner_ != me->core) me->pending_ns += g.handoff;
       owner_ = me->core;
       ++me->locks_held;
-      // A hand-off to a waiter is part of its critical section (see "A hand-off" above).
-      recent_[next_++ % recent_.size()] = span{in ? taken : local_ns(me), 0, nullptr, false};
+      // A hand-off to a waiter (now, or before it slept) is part of its critical section
+      // (see "A hand-off" above).
+      recent_[next_++ % recent_.size()] = span{in || marked ? taken : local_ns(me), 0, nullptr, false};
       return;
     }
   }

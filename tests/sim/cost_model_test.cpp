@@ -674,31 +674,31 @@ TEST_CASE("a waiter asleep in the futex leaves the lock free: a worker arriving 
   CHECK(t.sleeper_end >= t.released_at + cost::wake);
 }
 
-TEST_CASE("a lock's hand-off to a waiter is inside its critical section: a worker arriving during it is contended too") {
-  // hand-off 2000 ns, so that worker 2 can arrive inside it; worker 1 waits for worker 0's
-  // release (arriving 1000 ns before it: contended, not asleep), worker 2 then arrives while
-  // the guarded data comes over to worker 1, and sleeps until a wake-up after its release.
-  // Were the hand-off before the span (as for a lock taken uncontended), worker 2 would only
-  // be moved after it: no contention, no sleep.
+/// Worker 0 holds a lock for 5000 ns from 0; worker 1 arrives at `arrive1` inside that and
+/// waits for it; worker 2, on the other socket, arrives 1000 ns before worker 1's hand-off
+/// ends (the machine's hand-off: 2000 ns, to leave room for that) and, worker 1 holding on for
+/// 3000 ns, waits too. Their clocks, and the contended locks.
+struct handoff_times {
+  std::int64_t released0, lock_begin1, lock_end1, released1, lock_begin2, lock_end2;
+  std::uint64_t contended;
+};
+constexpr std::int64_t long_handoff = 2000;
+handoff_times handoff_to_waiter(std::int64_t arrive1) {
   machine_model machine = probe_machine();
-  machine.lock_handoff = 2000;
-  struct times {
-    std::int64_t released0, lock_begin1, lock_end1, released1, lock_begin2, lock_end2;
-    std::uint64_t contended;
-  };
-  times t = in_child<times>([&] {
-    times r{};
+  machine.lock_handoff = double(long_handoff);
+  return in_child<handoff_times>([&] {
+    handoff_times r{};
     bool done1 = false;
     sim_stats st = simulate(machine, [&](sim_platform& plat) {
       sim_platform::mutex m;
-      plat.start_worker(0, [&] {  // holds 0..5000 and runs whole (no yield while a lock is held)
+      plat.start_worker(0, [&] {  // runs whole (no yield while a lock is held)
         m.lock();
         plat.burn_ns(5000);
         m.unlock();
         r.released0 = now(plat);
       });
-      plat.start_worker(1, [&] {  // arrives at ~4000: waits for 5000 (the futex wait: until 6000)
-        plat.burn_ns(4000);
+      plat.start_worker(1, [&] {
+        plat.burn_ns(std::uint64_t(arrive1));
         r.lock_begin1 = now(plat);
         m.lock();
         r.lock_end1 = now(plat);
@@ -707,9 +707,9 @@ TEST_CASE("a lock's hand-off to a waiter is inside its critical section: a worke
         r.released1 = now(plat);
         done1 = true;
       });
-      plat.start_worker(2, [&] {  // on the other socket; arrives at ~7000, during worker 1's hand-off
+      plat.start_worker(2, [&] {
         await(plat, done1);
-        plat.burn_ns(7000);
+        plat.burn_ns(std::uint64_t(r.lock_end1 - 1000 - now(plat)));
         r.lock_begin2 = now(plat);
         m.lock();
         r.lock_end2 = now(plat);
@@ -720,15 +720,28 @@ TEST_CASE("a lock's hand-off to a waiter is inside its critical section: a worke
     r.contended = st.contended_locks;
     return r;
   });
-  REQUIRE(t.lock_begin1 < t.released0);
+}
+
+// Were the hand-off before the span (as for a lock taken with nobody waiting), worker 2 would
+// only be moved after it: no contention, no sleep (both cases fail so on that model).
+TEST_CASE("a lock's hand-off to a waiter is inside its critical section: a worker arriving during it waits too") {
+  handoff_times t = handoff_to_waiter(4000);  // 1000 ns before the release: contended, not asleep
+  REQUIRE(t.released0 - t.lock_begin1 > 0);
   REQUIRE(t.released0 - t.lock_begin1 < cost::park);
-  REQUIRE(t.lock_end1 == t.lock_begin1 + cost::park + cost::rmw + cost::same + 2000);  // as "just before" below
-  REQUIRE(t.lock_begin2 > t.lock_end1 - 2000);  // after worker 1 took the lock word...
-  REQUIRE(t.lock_begin2 < t.lock_end1);         // ...before its data came over
+  REQUIRE(t.lock_end1 == t.lock_begin1 + cost::park + cost::rmw + cost::same + long_handoff);  // as "just before" below
   REQUIRE(t.released1 - t.lock_begin2 > cost::park);
   CHECK(t.contended == 2);
   // worker 1 took the lock contended: its release came before its unlock's futex wake
-  CHECK(t.lock_end2 == t.released1 - cost::contended_unlock + cost::wake + cost::rmw + cost::cross + 2000);
+  CHECK(t.lock_end2 == t.released1 - cost::contended_unlock + cost::wake + cost::rmw + cost::cross + long_handoff);
+}
+
+TEST_CASE("a waiter that slept in the futex takes the lock with its hand-off inside its critical section too") {
+  handoff_times t = handoff_to_waiter(1000);  // 4000 ns before the release: asleep, then tries again
+  REQUIRE(t.released0 - t.lock_begin1 > cost::park);
+  REQUIRE(t.lock_end1 == t.released0 + cost::wake + cost::rmw + cost::same + long_handoff);  // as "sleeps" above
+  REQUIRE(t.released1 - t.lock_begin2 > cost::park);
+  CHECK(t.contended == 2);
+  CHECK(t.lock_end2 == t.released1 - cost::contended_unlock + cost::wake + cost::rmw + cost::cross + long_handoff);
 }
 
 TEST_CASE("a lock taken just before the holder's release pays the futex wait (park), which outlasts the hold") {
