@@ -42,7 +42,9 @@ constexpr const char* diff_footer =
     R"(Works for any two traces of the same workload: real vs simulated, policy X vs policy Y,
 run vs run. Metrics come from each trace's footer and one pass over its events; the
 queueing delay (send -> message begin) needs --trace-level full. Logical equivalence
-compares every actor's delivery count and payload digest. The first diverging event is
+compares every actor's delivery count, the runs' checksums (every stock workload folds each
+delivered payload and its receiver into its checksum) and, where both traces are full-level,
+every actor's payload digest, which names the actor whose payloads differ. The first diverging event is
 looked for when both traces are simulations (deterministic), or with --events.
 Examples:
   twinsched run scenarios/forward.toml --trace a.tst

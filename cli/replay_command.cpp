@@ -143,10 +143,10 @@ int replay(const replay_cli& c) {
     }
     if (d.equal && !d.digests_compared)
       std::cout << "deliveries    equal: every actor's message count (" << d.actors
-                << " actors) as in the recording's footer; digests not compared: " << traces::digest_formats_note << '\n';
+                << " actors) and the checksum as in the recording's footer; " << d.digest_note << '\n';
     else if (d.equal)
       std::cout << "deliveries    equal: every actor's message count and digest (" << d.actors
-                << " actors) as in the recording's footer\n";
+                << " actors) and the checksum as in the recording's footer\n";
     else
       std::cout << "deliveries    " << d.actors_equal << " of " << d.actors << " actors as recorded: " << d.first_difference
                 << '\n';

@@ -23,7 +23,7 @@ struct worker_stats {
 struct actor_stats {
   std::uint32_t id = 0, group = 0;
   std::uint64_t delivered = 0;  ///< messages processed: counted by the trace recorder from run_end events, 0 here
-  std::uint64_t digest = 0;     ///< order-independent digest of the delivered payloads (delivery_tally.hpp)
+  std::uint64_t digest = 0;     ///< order-independent digest of the delivered payloads (delivery_tally.hpp; full level)
 };
 
 struct run_result {
@@ -46,6 +46,7 @@ struct run_result {
   std::vector<std::string> errors;     ///< behavior exceptions, with the actor's name
   bool workload_ok = true;
   std::vector<actor_stats> per_actor;  ///< every actor, in no particular order; only when tracing
+  bool digests = false;                ///< per_actor's digests were tallied (full level only: delivery_tally.hpp)
 
   double msgs_per_s() const { return wall_s > 0 ? double(messages) / wall_s : 0; }
   /// The verdict, one rule for every backend (run, sim, validate, replay, a trace's footer): the

@@ -346,11 +346,13 @@ class scheduler final : public worker_control {
       if (!a.box().empty()) ++r.leftover;
       if (level_ != trace_level::off) {
         actor_stats st{a.id(), a.group()};  // `delivered`: the recorder counts it (delivery_tally.hpp)
-        for (auto& wk : workers_) st.digest += wk->tally().digest(a.id());
+        if (level_ == trace_level::full)
+          for (auto& wk : workers_) st.digest += wk->tally().digest(a.id());
         r.per_actor.push_back(st);
       }
     });
     r.leftover += policy_.queued();
+    r.digests = level_ == trace_level::full;
     r.checksum = w.checksum();
     r.reference = w.reference_checksum();
     r.expected_messages = w.expected_messages();

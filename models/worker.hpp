@@ -180,10 +180,13 @@ class worker final : public context {
     s_.plat().touch_message(e->slot, touch_at::push);  // platform.hpp 16
     e->msg.sender = current_;
     ++sent_local_;
-    // numbered by the sending actor, so that ids survive a different schedule (replay)
-    if ((checks_ || tracing(trace_level::decisions)) && current_) {
+    // numbered by the sending actor, so that ids survive a different schedule (replay). Only
+    // full traces name messages (a decisions trace's schedule and donate events carry 0:
+    // numbering was a sixth of that level's cost on forward, README "How fast it is"); the
+    // checks need the sequence number only.
+    if ((checks_ || tracing(trace_level::full)) && current_) {
       e->seq = current_->next_send_seq();
-      e->id = message_id(current_->id(), e->seq);
+      e->id = tracing(trace_level::full) ? message_id(current_->id(), e->seq) : 0;
     } else {
       e->seq = e->id = 0;
     }
@@ -217,7 +220,7 @@ class worker final : public context {
   std::uint64_t sent() const { return sent_.load(std::memory_order_acquire); }
   std::uint64_t processed() const { return processed_.load(std::memory_order_acquire); }
   const worker_stats& stats() const { return stats_; }
-  /// While tracing: what each actor this worker ran was delivered here (after the run).
+  /// While tracing at full level: the payloads each actor this worker ran was delivered here (after the run).
   const delivery_tally& tally() const { return tally_; }
   std::uint64_t dead_letters() const { return dead_letters_; }
   arena<cell>& spawned() { return spawned_; }
@@ -380,9 +383,9 @@ class worker final : public context {
       }
     }
     if (tracing(trace_level::full)) emit(event_kind::message_end, a.id(), e.id, 0);
-    if (tracing(trace_level::decisions)) {
-      tally_.add(a.id(), e.msg);  // the run's per-actor results (delivery_tally.hpp)
-      if (tracing(trace_level::full)) a.count_received();
+    if (tracing(trace_level::full)) {
+      tally_.add(a.id(), e.msg);  // the run's per-actor payload digests (delivery_tally.hpp)
+      a.count_received();
     }
     ++stats_.messages;
     processed_.store(stats_.messages, std::memory_order_release);  // read by the quiescence check
@@ -436,7 +439,7 @@ class worker final : public context {
   bool stop_ = false;
   std::uint64_t sent_local_ = 0, dead_letters_ = 0;
   worker_stats stats_;
-  delivery_tally tally_;  // while tracing; owner only until the run ends
+  delivery_tally tally_;  // while tracing at full level; owner only until the run ends
   policy_port<P> port_;  // what the policy's hooks may do (policy.hpp)
   arena<cell> spawned_;
   alignas(64) typename P::template atomic<std::uint64_t> sent_{0};

@@ -94,6 +94,7 @@ logical_check check_logical(const trace_footer& a, const trace_footer& b) {
     return c;
   }
   c.digests_compared = comparable_digests(a, b);
+  c.digest_note = digest_note(a, b);
   const bool digests = c.digests_compared;
   // ungrouped actors by id (footers are sorted by id); grouped ones summed per group
   std::vector<actor_stats> xa, xb;
@@ -149,7 +150,15 @@ logical_check check_logical(const trace_footer& a, const trace_footer& b) {
               std::to_string(gb.id) + " in B) got " + got(ga) + " in A, " + got(gb) + " in B";
     }
   }
-  c.state = c.differing ? logical_check::verdict::differ : logical_check::verdict::equal;
+  // every stock workload's checksum folds each delivered payload with its receiver: where
+  // no actor differs it still tells the payloads apart (a decisions trace has no digests)
+  c.checksums_equal = a.checksum == b.checksum;
+  if (!c.checksums_equal && !c.differing)
+    c.why = "the runs' checksums differ (A " + hex_digits(a.checksum) + ", B " + hex_digits(b.checksum) +
+            ") though every actor got as many messages" +
+            (digests ? std::string(" with the same payload digests")
+                     : std::string(": the payloads differ; traces at --trace-level full name the actor"));
+  c.state = c.differing || !c.checksums_equal ? logical_check::verdict::differ : logical_check::verdict::equal;
   return c;
 }
 

@@ -35,9 +35,13 @@ struct logical_check {
   std::string why;  ///< unavailable: why; differ: the first differing actor or group, in words
   std::size_t actors_a = 0, actors_b = 0, groups = 0;
   std::size_t differing = 0;                 ///< actors and groups that differ
-  /// False if A's and B's digests come from different payload hashes (a format 2 trace,
-  /// footer.hpp comparable_digests): then only the delivery counts were compared.
+  /// False if either trace has no digests (a decisions-level one) or they come from different
+  /// payload hashes (footer.hpp comparable_digests): then only the delivery counts were
+  /// compared per actor, and the runs' checksums for the payloads.
   bool digests_compared = true;
+  std::string digest_note;  ///< why digests were not compared (footer.hpp digest_note)
+  /// The runs' checksums (each folds every delivered payload with its receiver) are equal.
+  bool checksums_equal = true;
   std::optional<std::uint32_t> first_actor;  ///< the lowest ungrouped actor that differs
   std::optional<std::uint32_t> first_group;  ///< the lowest group that differs, when no actor does
 };
@@ -68,8 +72,8 @@ struct diff_report {
 };
 
 /// Compares every actor's delivery count and payload digest (ungrouped actors by id, grouped
-/// ones summed per group); digests only if both come from the same payload hash
-/// (footer.hpp comparable_digests).
+/// ones summed per group), and the runs' checksums; digests only if both traces hold them,
+/// made by the same payload hash (footer.hpp comparable_digests).
 logical_check check_logical(const trace_footer& a, const trace_footer& b);
 
 /// Reads both traces once each (merged order) plus, for the event comparison, once more in

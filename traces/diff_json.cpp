@@ -49,6 +49,7 @@ json diff_json(const diff_report& d) {
                   {"groups", d.logical.groups},
                   {"differing", d.logical.differing},
                   {"digests_compared", d.logical.digests_compared},
+                  {"checksums_equal", d.logical.checksums_equal},
                   {"first_actor", opt(d.logical.first_actor)},
                   {"first_group", opt(d.logical.first_group)}};
   json first = {{"checked", d.first.checked}};

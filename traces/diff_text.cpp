@@ -62,19 +62,22 @@ void print_diff(std::ostream& out, const diff_report& d) {
   switch (d.logical.state) {
     case logical_check::verdict::equal:
       out << "equal: " << d.logical.actors_a << " actors, same delivery counts"
-          << (d.logical.digests_compared ? " and payload digests" : "");
+          << (d.logical.digests_compared ? " and payload digests" : "") << ", same checksum";
       if (d.logical.groups) out << " (" << d.logical.groups << " groups of equal actors compared as wholes)";
       out << '\n';
       break;
     case logical_check::verdict::differ:
-      out << "DIFFERS for " << d.logical.differing << " actors; first: " << d.logical.why << '\n';
+      if (d.logical.differing)
+        out << "DIFFERS for " << d.logical.differing << " actors; first: " << d.logical.why << '\n';
+      else
+        out << "DIFFERS: " << d.logical.why << '\n';
       break;
     case logical_check::verdict::unavailable:
       out << "not checked: " << d.logical.why << '\n';
       break;
   }
   if (d.logical.state != logical_check::verdict::unavailable && !d.logical.digests_compared)
-    out << "                     payload digests not compared: " << digest_formats_note << '\n';
+    out << "                     per-actor payload digests not compared: " << d.logical.digest_note << '\n';
   out << "first divergence     ";
   if (!d.first.checked) {
     out << "not checked: " << d.first.why_not << '\n';

@@ -17,6 +17,14 @@ std::uint64_t trace_footer::count(unsigned kind) const {
   return n;
 }
 
+std::string digest_note(const trace_footer& a, const trace_footer& b) {
+  if (comparable_digests(a, b)) return "";
+  if (!a.has_digests || !b.has_digests)
+    return "payload digests are tallied at the full level only (--trace-level full names the actor whose "
+           "payloads differ; the runs' checksums, over every delivered payload, are compared instead)";
+  return "one trace is format 2, whose payload hash differs from later formats' (record it again to compare payloads)";
+}
+
 trace_footer footer_from_result(const run_result& r) {
   trace_footer f;
   f.messages = r.messages;
@@ -33,13 +41,14 @@ trace_footer footer_from_result(const run_result& r) {
   for (std::size_t i = 0; i < r.errors.size() && i < 10; ++i) f.errors.push_back(r.errors[i]);
   f.per_worker = r.per_worker;
   f.has_actors = !r.per_actor.empty();
+  f.has_digests = f.has_actors && r.digests;
   f.actors = r.per_actor;
   std::sort(f.actors.begin(), f.actors.end(), [](const actor_stats& a, const actor_stats& b) { return a.id < b.id; });
   return f;
 }
 
 namespace {
-enum : std::uint8_t { flag_workload_ok = 1, flag_ok = 2, flag_has_actors = 4 };
+enum : std::uint8_t { flag_workload_ok = 1, flag_ok = 2, flag_has_actors = 4, flag_has_digests = 8 };
 }
 
 void encode_footer(const trace_footer& f, byte_sink& out) {
@@ -51,7 +60,7 @@ void encode_footer(const trace_footer& f, byte_sink& out) {
   out.u64(f.checksum);
   out.u64(f.reference);
   out.u8(std::uint8_t((f.workload_ok ? flag_workload_ok : 0) | (f.ok ? flag_ok : 0) |
-                      (f.has_actors ? flag_has_actors : 0)));
+                      (f.has_actors ? flag_has_actors : 0) | (f.has_digests ? flag_has_digests : 0)));
   out.str(f.detail);
   out.varint(f.error_count);
   out.varint(f.errors.size());
@@ -80,13 +89,14 @@ void encode_footer(const trace_footer& f, byte_sink& out) {
     prev = a.id;
     out.varint(a.group);
     out.varint(a.delivered);
-    out.u64(a.digest);
+    if (f.has_digests) out.u64(a.digest);
   }
   out.str(f.clock_note);
 }
 
-trace_footer decode_footer(byte_source& in) {
+trace_footer decode_footer(byte_source& in, std::uint16_t version) {
   trace_footer f;
+  f.digest_format = std::min(version, digest_hash_version);
   f.messages = in.varint();
   f.expected_messages = in.varint();
   f.dead_letters = in.varint();
@@ -98,6 +108,8 @@ trace_footer decode_footer(byte_source& in) {
   f.workload_ok = flags & flag_workload_ok;
   f.ok = flags & flag_ok;
   f.has_actors = flags & flag_has_actors;
+  // before version 4 every traced run tallied digests (format.hpp, versioning)
+  f.has_digests = f.has_actors && (version < 4 || (flags & flag_has_digests));
   f.detail = in.str();
   f.error_count = in.varint();
   auto count = [&](const char* what, std::uint64_t max) {
@@ -134,7 +146,7 @@ trace_footer decode_footer(byte_source& in) {
     a.id = id;
     a.group = std::uint32_t(in.varint());
     a.delivered = in.varint();
-    a.digest = in.u64();
+    if (f.has_digests) a.digest = in.u64();
     f.actors.push_back(a);
   }
   f.clock_note = in.str();

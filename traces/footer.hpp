@@ -33,30 +33,32 @@ struct trace_footer {
   std::vector<worker_stats> per_worker;
   std::vector<lane_summary> lanes;  ///< every lane that recorded an event, by lane number
   bool has_actors = false;          ///< per-actor deliveries were collected (tracing was on)
+  /// The actors' payload digests were tallied (full level; models/delivery_tally.hpp says
+  /// why not at decisions): else every digest is 0 and only the counts say anything.
+  bool has_digests = false;
   std::vector<actor_stats> actors;  ///< sorted by id
-  /// The format version whose payload hash made the digests (format.hpp): not stored in the
-  /// footer but set by the reader from the header's version. Digests of different versions
-  /// are not comparable (comparable_digests).
-  std::uint16_t digest_format = format_version;
+  /// The format version whose payload hash made the digests (format.hpp: 2, or
+  /// digest_hash_version from 3 on): not stored in the footer but set by the reader from the
+  /// header's version. Digests of different hashes are not comparable (comparable_digests).
+  std::uint16_t digest_format = digest_hash_version;
   std::string clock_note;           ///< how time was measured (calibration, clock reads)
 
   std::uint64_t events() const;
   std::uint64_t count(unsigned kind) const;
 };
 
-/// True if the two footers' digests come from the same payload hash (else compare counts only).
+/// True if both footers hold digests made by the same payload hash (else compare counts only).
 inline bool comparable_digests(const trace_footer& a, const trace_footer& b) {
-  return a.digest_format == b.digest_format;
+  return a.has_digests && b.has_digests && a.digest_format == b.digest_format;
 }
 
-/// Why digests were not compared, for the user (diff, replay).
-inline constexpr const char* digest_formats_note =
-    "one trace is format 2, whose payload hash differs from format 3's (record it again to compare payloads)";
-
+/// Why two footers' digests were not compared, for the user (diff, replay); "" if they were.
+std::string digest_note(const trace_footer& a, const trace_footer& b);
 /// The run's measurements (not lanes or clock_note, which the recorder adds).
 trace_footer footer_from_result(const run_result& r);
 
 void encode_footer(const trace_footer& f, byte_sink& out);
-trace_footer decode_footer(byte_source& in);
+/// `version`: the trace's format version (the header's), which says how digests were stored.
+trace_footer decode_footer(byte_source& in, std::uint16_t version);
 
 }  // namespace twinsched::traces

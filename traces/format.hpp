@@ -5,11 +5,12 @@
 //   canonical text, seed, backend, machine, workers, policy, idle strategy, clock), then
 //   checksummed blocks of events, each holding a run of ONE lane's events (a lane is a worker,
 //   or the "outside" lane of the workload's start), then a footer with what the run measured
-//   (per-worker counters, per-actor delivery counts and digests, per-lane event counts and
-//   hashes), then a fixed-size trailer. Everything is little-endian. Blocks of different lanes
-//   interleave in the order the recorder finished them; within a lane, blocks are in order and
-//   numbered, so a reader can follow one lane, or merge all lanes by time, holding one decoded
-//   block per lane: a 100-million-event trace never needs to fit in memory.
+//   (per-worker counters, per-actor delivery counts and, at full level, digests, per-lane
+//   event counts and hashes), then a fixed-size trailer. Everything is little-endian. Blocks
+//   of different lanes interleave in the order the recorder finished them; within a lane,
+//   blocks are in order and numbered, so a reader can follow one lane, or merge all lanes by
+//   time, holding one decoded block per lane: a 100-million-event trace never needs to fit in
+//   memory.
 //
 // Layout
 //   file    := header block* footer trailer
@@ -57,7 +58,8 @@
 //   idle            worker only: it found no work; the idle spell lasts until its next event
 //   send            actor = receiver, message = new id                         (full)
 //   schedule        actor made runnable by `worker`, message = the message that made it
-//                   runnable (0 if none), other = push_reason (0 sent, 1 yielded, 2 external)
+//                   runnable (0 if none, and at decisions level, which numbers no message an
+//                   actor sends), other = push_reason (0 sent, 1 yielded, 2 external)
 //   run_begin/end   actor's turn on `worker`; run_begin's other = the worker that ran it
 //                   before (0xffffffff: never); run_end's other = messages the turn processed;
 //                   at full level run_begin's message = the messages the actor had processed
@@ -66,7 +68,8 @@
 //   message_begin/end   actor, message id: with the turn's run_begin, the exact messages
 //                   each turn consumed, in order                               (full)
 //   steal           worker = thief, actor = what was taken, other = victim worker
-//   donate          worker = donor's worker, actor = donating actor, message, other = receiving actor
+//   donate          worker = donor's worker, actor = donating actor, message (0 at decisions
+//                   level), other = receiving actor
 //   migrate         actor moved to worker `other` by `worker`
 //
 // What replay reads (twinsched replay; sim/replay_policy.hpp)
@@ -79,8 +82,8 @@
 //   in the actor's receive order (run_begin's message) and which messages it consumed
 //   (message_begin ids). The replay forces each worker to run those turns; the footer's
 //   per-lane event_hash checks that a replayed simulation reproduced the recorded one exactly
-//   (traces/replay_check.hpp), and its per-actor delivery digests that a replayed real run
-//   delivered the same messages to every actor.
+//   (traces/replay_check.hpp), and its per-actor delivery digests (full level) that a replayed
+//   real run delivered the same messages to every actor.
 //
 // What each level guarantees a replay
 //   decisions   per worker, the order of its turns (actor and message count): a replay runs
@@ -98,7 +101,11 @@
 // changed only the payload hash of the per-actor delivery digests (models/delivery_tally.hpp,
 // a cheaper one): the bytes are read as in version 2, and digests are compared only between
 // traces of the same version (footer.hpp `digest_format`); a version 2 trace against a
-// version 3 one is compared on delivery counts, and says so.
+// version 3 one is compared on delivery counts, and says so. Version 4 tallies the digests
+// at full level only (models/delivery_tally.hpp says why): the footer's flags byte says
+// whether it holds them (bit 3), and a footer without them stores no digest bytes; before
+// version 4 every footer with actors held them. Version 4 also numbers messages at full level
+// only: a decisions trace's schedule and donate events carry message 0 (older ones, ids).
 #pragma once
 #include <array>
 #include <cstdint>
@@ -106,7 +113,10 @@
 namespace twinsched::traces {
 
 inline constexpr std::array<std::uint8_t, 8> file_magic{0x89, 'T', 'S', 'T', 0x0d, 0x0a, 0x1a, 0x0a};
-inline constexpr std::uint16_t format_version = 3;
+inline constexpr std::uint16_t format_version = 4;
+/// The version whose payload hash makes today's delivery digests (models/delivery_tally.hpp);
+/// a trace of this version or later has comparable digests (footer.hpp `digest_format`).
+inline constexpr std::uint16_t digest_hash_version = 3;
 inline constexpr std::uint16_t oldest_version = 2;  ///< older files are refused (message ids changed)
 inline constexpr std::uint32_t max_header_length = 1u << 20;  ///< 1 MiB: a scenario text, not a data dump
 inline constexpr std::uint32_t header_prefix = 16;            ///< magic, version, flags, length

@@ -64,6 +64,7 @@ delivery_match compare_deliveries(const trace_footer& recorded, const trace_foot
   for (const auto& a : replayed.actors) by_id[a.id].second = &a;
   delivery_match m;
   m.digests_compared = comparable_digests(recorded, replayed);
+  m.digest_note = digest_note(recorded, replayed);
   for (const auto& [id, p] : by_id) {
     ++m.actors;
     const auto [x, y] = p;
@@ -77,8 +78,12 @@ delivery_match compare_deliveries(const trace_footer& recorded, const trace_foot
     };
     m.first_difference = "actor " + std::to_string(id) + ": recorded " + show(x) + "; replayed " + show(y);
   }
-  m.equal = recorded.has_actors && replayed.has_actors && m.actors == m.actors_equal;
+  const bool same_checksum = recorded.checksum == replayed.checksum;
+  m.equal = recorded.has_actors && replayed.has_actors && m.actors == m.actors_equal && same_checksum;
   if (!recorded.has_actors && m.first_difference.empty()) m.first_difference = "the recording has no per-actor deliveries";
+  if (!same_checksum && m.first_difference.empty())
+    m.first_difference = "the checksums differ (recorded " + hex_digits(recorded.checksum) + ", replayed " +
+                         hex_digits(replayed.checksum) + "): the payloads differ";
   return m;
 }
 

@@ -15,17 +15,19 @@ struct replay_match {
 };
 
 struct delivery_match {
-  bool equal = false;         ///< every actor got as many messages, with the same digest
-  /// False if the digests come from different payload hashes (a format 2 recording,
-  /// footer.hpp comparable_digests): then `equal` compares the counts only.
+  bool equal = false;         ///< every actor got as many messages, with the same digest, and the checksums agree
+  /// False if either footer has no digests (a decisions-level recording) or they come from
+  /// different payload hashes (footer.hpp comparable_digests): then `equal` compares the
+  /// counts per actor and the runs' checksums (each over every delivered payload).
   bool digests_compared = true;
+  std::string digest_note;    ///< why digests were not compared (footer.hpp digest_note)
   std::uint64_t actors = 0;   ///< actors in either run
   std::uint64_t actors_equal = 0;
   std::string first_difference;  ///< when not equal: the first actor (by id) that differs
 };
 
-/// Compares every actor's delivery count and payload digest (footer.hpp) between a recording
-/// and its replay: equal when the replay delivered the same messages to every actor (in any
+/// Compares every actor's delivery count and payload digest (footer.hpp), and the runs'
+/// checksums, between a recording and its replay: equal when the replay delivered the same messages to every actor (in any
 /// order; a message-exact replay also has them in the recorded order, turn by turn).
 delivery_match compare_deliveries(const trace_footer& recorded, const trace_footer& replayed);
 

@@ -188,8 +188,7 @@ void trace_reader::scan_blocks(std::uint64_t at) {
                           "footer checksum mismatch: expected crc32c " + hex32(c) + ", found " + hex32(b.payload_crc) +
                               ": the footer is corrupt");
       byte_source in(payload.data(), payload.size(), at + block_header_size, path_, "footer");
-      footer_ = decode_footer(in);
-      footer_.digest_format = header_.version;  // whose payload hash made its digests (format.hpp)
+      footer_ = decode_footer(in, header_.version);
       // the trailer must follow and end the file
       if (size_ - end != trailer_size)
         throw trace_error(path_, end,

@@ -116,6 +116,7 @@ inline traces::trace_footer synthetic_footer() {
   w.idle_ns = 500;
   f.per_worker = {w, w};
   f.has_actors = true;
+  f.has_digests = true;
   f.actors = {{1, 0, 20, 0x1111}, {2, 1, 22, 0x2222}, {70000, 3, 0, 0}};
   f.clock_note = "exact simulated times";
   return f;

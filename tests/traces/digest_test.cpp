@@ -1,8 +1,9 @@
-// Delivery digests: the payload hash, and comparing digests only between traces of the same format version.
+// Delivery digests: the payload hash, comparing digests only between traces of the same format version that hold them, and the checksum where they do not.
 #include <doctest/doctest.h>
 
 #include <algorithm>
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,7 @@
 #include "traces/diff.hpp"
 #include "traces/replay_check.hpp"
 #include "traces/trace_reader.hpp"
+#include "traces/trace_writer.hpp"
 #include "traces_test_support.hpp"
 
 TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
@@ -32,9 +34,17 @@ message payload(std::uint64_t a, std::uint64_t b = 0, std::uint32_t tag = 0) {
 /// A footer with one actor (id 1) that got `n` messages with digest `digest`.
 trace_footer one_actor(std::uint64_t n, std::uint64_t digest, std::uint16_t format) {
   trace_footer f;
-  f.has_actors = true;
+  f.has_actors = f.has_digests = true;
   f.actors = {{1, 0, n, digest}};
   f.digest_format = format;
+  return f;
+}
+
+/// The same, from a decisions-level trace of format 4: counts and the run's checksum, no digest.
+trace_footer one_actor_no_digest(std::uint64_t n, std::uint64_t checksum) {
+  trace_footer f = one_actor(n, 0, digest_hash_version);
+  f.has_digests = false;
+  f.checksum = f.reference = checksum;
   return f;
 }
 
@@ -61,26 +71,60 @@ TEST_CASE("the payload hash tells payloads apart that a sum of linear hashes wou
   CHECK(std::adjacent_find(seen.begin(), seen.end()) == seen.end());
 }
 
-TEST_CASE("a trace's digests are marked with its format version, a format 2 trace's with 2") {
+TEST_CASE("a trace's digests are marked with their payload hash: format 2's, or format 3's from 3 on") {
   temp_file f("digest-format");
   test::write_synthetic(f.path(), 1);
-  CHECK(trace_reader(f.path()).footer().digest_format == format_version);
-  CHECK(format_version == 3);
-  // the same bytes stamped as format 2 (read alike; only the payload hash differed)
-  auto b = test::read_bytes(f.path());
-  const std::uint64_t header_end = trace_reader(f.path()).blocks().front().offset;
-  b[8] = 2;
-  b[9] = 0;
-  const std::uint64_t crc_at = header_end - 4;
-  const std::uint32_t crc = crc32c(b.data(), std::size_t(crc_at));
-  for (int i = 0; i < 4; ++i) b[crc_at + std::size_t(i)] = std::uint8_t(crc >> (8 * i));
-  temp_file old("digest-format-2");
-  test::write_bytes(old.path(), b);
-  trace_reader r(old.path());
-  r.verify();
-  CHECK(r.header().version == 2);
-  CHECK(r.footer().digest_format == 2);
-  CHECK(r.footer().actors.size() == trace_reader(f.path()).footer().actors.size());
+  CHECK(trace_reader(f.path()).footer().digest_format == digest_hash_version);
+  CHECK(format_version == 4);
+  CHECK(digest_hash_version == 3);
+  // the same bytes stamped as format 2 and 3 (read alike: the footer holds digests, and
+  // before format 4 every footer with actors did; 2's payload hash differed)
+  for (std::uint8_t version : {std::uint8_t(2), std::uint8_t(3)}) {
+    CAPTURE(int(version));
+    auto b = test::read_bytes(f.path());
+    const std::uint64_t header_end = trace_reader(f.path()).blocks().front().offset;
+    b[8] = version;
+    b[9] = 0;
+    const std::uint64_t crc_at = header_end - 4;
+    const std::uint32_t crc = crc32c(b.data(), std::size_t(crc_at));
+    for (int i = 0; i < 4; ++i) b[crc_at + std::size_t(i)] = std::uint8_t(crc >> (8 * i));
+    temp_file old("digest-format-old");
+    test::write_bytes(old.path(), b);
+    trace_reader r(old.path());
+    r.verify();
+    CHECK(r.header().version == version);
+    CHECK(r.footer().digest_format == version);
+    CHECK(r.footer().has_digests);
+    CHECK(r.footer().actors.size() == trace_reader(f.path()).footer().actors.size());
+    // format 3's digests compare with format 4's (the same hash), format 2's do not
+    CHECK(comparable_digests(r.footer(), trace_reader(f.path()).footer()) == (version == 3));
+  }
+}
+
+TEST_CASE("a footer without digests (decisions level) stores none, and reads back without them") {
+  temp_file with("digest-with"), without("digest-without");
+  auto write = [](const std::string& path, bool digests) {  // no events: the files differ in the footer only
+    trace_writer w(path, test::synthetic_header("sim"));
+    trace_footer f = test::synthetic_footer();
+    f.has_digests = digests;
+    if (!digests)
+      for (auto& a : f.actors) a.digest = 0;
+    w.finish(f);
+  };
+  write(with.path(), true);
+  write(without.path(), false);
+  trace_reader a(with.path()), b(without.path());
+  b.verify();
+  CHECK(a.footer().has_digests);
+  CHECK(a.footer().actors[1].digest == 0x2222);
+  CHECK_FALSE(b.footer().has_digests);
+  REQUIRE(b.footer().actors.size() == 3);
+  CHECK(b.footer().actors[1].delivered == 22);
+  CHECK(b.footer().actors[1].digest == 0);
+  CHECK(std::filesystem::file_size(without.path()) + 8 * 3 == std::filesystem::file_size(with.path()));  // 8 B an actor
+  CHECK_FALSE(comparable_digests(a.footer(), b.footer()));
+  CHECK(digest_note(a.footer(), b.footer()).find("full level only") != std::string::npos);
+  CHECK(digest_note(a.footer(), a.footer()).empty());
 }
 
 TEST_CASE("a replay's deliveries: digests compared within a format, counts only across formats 2 and 3") {
@@ -103,6 +147,39 @@ TEST_CASE("a replay's deliveries: digests compared within a format, counts only 
     CHECK_FALSE(compare_deliveries(one_actor(5, 0x11, 2), one_actor(5, 0x22, 2)).equal);
     CHECK(compare_deliveries(one_actor(5, 0x11, 2), one_actor(5, 0x11, 2)).equal);
   }
+}
+
+TEST_CASE("a replay's deliveries without digests: the counts and the runs' checksums") {
+  delivery_match m = compare_deliveries(one_actor_no_digest(5, 0xaa), one_actor(5, 0x22, digest_hash_version));
+  CHECK_FALSE(m.digests_compared);
+  CHECK(m.digest_note.find("full level only") != std::string::npos);
+  CHECK_FALSE(m.equal);  // one_actor's checksum is 0
+  trace_footer replayed = one_actor(5, 0x22, digest_hash_version);
+  replayed.checksum = 0xaa;
+  m = compare_deliveries(one_actor_no_digest(5, 0xaa), replayed);
+  CHECK(m.equal);
+  replayed.checksum = 0xab;
+  m = compare_deliveries(one_actor_no_digest(5, 0xaa), replayed);
+  CHECK_FALSE(m.equal);
+  CHECK(m.first_difference.find("checksums differ") != std::string::npos);
+}
+
+TEST_CASE("diff's logical check without digests: equal counts and checksums are equal, a checksum apart differs") {
+  logical_check c = check_logical(one_actor_no_digest(5, 0xaa), one_actor_no_digest(5, 0xaa));
+  CHECK_FALSE(c.digests_compared);
+  CHECK(c.checksums_equal);
+  CHECK(c.state == logical_check::verdict::equal);
+  c = check_logical(one_actor_no_digest(5, 0xaa), one_actor_no_digest(5, 0xbb));
+  CHECK_FALSE(c.checksums_equal);
+  CHECK(c.state == logical_check::verdict::differ);
+  CHECK(c.differing == 0);  // no actor to name: the counts agree
+  CHECK(c.why.find("checksums differ") != std::string::npos);
+  CHECK(c.why.find("--trace-level full") != std::string::npos);
+  // a count apart still names the actor
+  c = check_logical(one_actor_no_digest(5, 0xaa), one_actor_no_digest(6, 0xaa));
+  CHECK(c.state == logical_check::verdict::differ);
+  REQUIRE(c.first_actor);
+  CHECK(*c.first_actor == 1);
 }
 
 TEST_CASE("diff's logical check: digests compared within a format, counts only across formats 2 and 3") {

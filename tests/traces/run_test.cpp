@@ -69,6 +69,10 @@ TEST_SUITE("concurrency") {
     std::uint64_t delivered = 0;
     for (const auto& a : ft.actors) delivered += a.delivered;
     CHECK(delivered == res.messages);
+    // and each actor that got messages has its payload digest (full level only)
+    CHECK(ft.has_digests);
+    for (const auto& a : ft.actors)
+      if (a.delivered) CHECK(a.digest != 0);
     // each worker lane: starts and stops, times never decrease, turns and messages alternate properly
     for (std::uint16_t lane : {std::uint16_t(0), std::uint16_t(1)}) {
       lane_cursor c(r, lane);
@@ -138,7 +142,9 @@ TEST_SUITE("concurrency") {
     CHECK(ft.count(unsigned(event_kind::message_begin)) == 0);
     CHECK(ft.count(unsigned(event_kind::run_begin)) > 0);
     CHECK(ft.count(unsigned(event_kind::schedule)) > 0);
-    CHECK(ft.has_actors);  // logical equivalence works at this level too
+    CHECK(ft.has_actors);  // logical equivalence works at this level too: counts and the checksum
+    CHECK_FALSE(ft.has_digests);  // payload digests are tallied at full level (delivery_tally.hpp)
+    for (const auto& a : ft.actors) CHECK(a.digest == 0);
     const trace_stats st = compute_stats(r);
     CHECK_FALSE(st.has_messages());
     // per-worker messages come from each turn's run_end, so this level has them too
