@@ -4,11 +4,11 @@
 //   The digest localizes a payload difference to an actor (diff, replay). That a run delivered
 //   the right payloads at all is proven without it at every level: each builtin workload's
 //   checksum folds every delivered payload with its receiver and must equal the sequential
-//   reference (run_result::ok), and diff compares the two runs' checksums. At decisions level
-//   the tally was the largest single part of the recording's cost on forward (a hash and a
-//   table row per message: 14.9% -> ~10% overhead on 1 worker without it, README "How fast it
-//   is"), so a decisions trace names which actor got different payloads only when the counts
-//   differ too; a full trace always does.
+//   reference (run_result::ok), and diff and replay compare the two runs' checksums. At
+//   decisions level the tally was the largest single part of the recording's cost on forward
+//   (a hash and a table row per message: 14.9% -> 10.4% overhead on 1 worker without it,
+//   README "How fast it is"), so a decisions trace names which actor got different payloads
+//   only when the counts differ too; a full trace always does.
 //
 // Why per worker, not in the actor
 //   A trace ends with every actor's message count and a digest of the payloads it was

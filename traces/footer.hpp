@@ -54,6 +54,7 @@ inline bool comparable_digests(const trace_footer& a, const trace_footer& b) {
 
 /// Why two footers' digests were not compared, for the user (diff, replay); "" if they were.
 std::string digest_note(const trace_footer& a, const trace_footer& b);
+
 /// The run's measurements (not lanes or clock_note, which the recorder adds).
 trace_footer footer_from_result(const run_result& r);
 
