@@ -52,6 +52,14 @@ std::vector<std::uint32_t> turns(const traces::trace_reader& r, std::uint16_t w)
   return v;
 }
 
+/// The replay compares identical to its recording, every recorded event compared.
+void expect_identical(const traces::trace_reader& recorded, const traces::trace_reader& replayed) {
+  traces::replay_match m = traces::compare_replay(recorded, replayed);
+  CAPTURE(m.first_difference);
+  CHECK(m.identical);
+  CHECK(m.events == recorded.events());
+}
+
 }  // namespace
 
 TEST_CASE("replaying a simulated trace reproduces it event for event, under every policy" * doctest::timeout(600)) {
@@ -84,10 +92,7 @@ TEST_CASE("replaying a simulated trace reproduces it event for event, under ever
     CHECK(rep.replay.followed == rep.replay.recorded);
 
     traces::trace_reader a(o.trace_path), b(ro.trace_path);
-    traces::replay_match m = traces::compare_replay(a, b);
-    CAPTURE(m.first_difference);
-    CHECK(m.identical);
-    CHECK(m.events == a.events());
+    expect_identical(a, b);
     std::remove(o.trace_path.c_str());
     std::remove(ro.trace_path.c_str());
   }
@@ -124,10 +129,7 @@ TEST_CASE("a decisions-level simulated trace, replayed at full level, compares i
         if (e->kind == event_kind::run_begin || e->kind == event_kind::schedule) named += e->message != 0;
     }
     CHECK(named > 0);
-    traces::replay_match m = traces::compare_replay(a, b);
-    CAPTURE(m.first_difference);
-    CHECK(m.identical);
-    CHECK(m.events == a.events());
+    expect_identical(a, b);
     std::remove(o.trace_path.c_str());
     std::remove(ro.trace_path.c_str());
   }
