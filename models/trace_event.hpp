@@ -33,4 +33,16 @@ struct trace_event {
   event_kind kind = event_kind::send;
 };
 
+/// `e` as a trace at level `l` holds it, for an `e` that recorded_at(e.kind, l) keeps (a
+/// replay recorded at a finer level than its recording is compared this way). A decisions
+/// trace names no message in a worker's run_begin (receive position), schedule and donate
+/// (ids): models/worker.hpp numbers messages at full level only; the outside lane numbers
+/// its messages at every level.
+constexpr trace_event at_level(trace_event e, trace_level l) {
+  if (l != trace_level::full && e.worker != outside_worker &&
+      (e.kind == event_kind::run_begin || e.kind == event_kind::schedule || e.kind == event_kind::donate))
+    e.message = 0;
+  return e;
+}
+
 }  // namespace twinsched

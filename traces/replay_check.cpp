@@ -18,17 +18,6 @@ bool same(const trace_event& a, const trace_event& b) {
 
 std::string lane_name(std::uint16_t l) { return l == outside_worker ? "the outside lane" : "worker " + std::to_string(l); }
 
-/// A replay's event as a trace at the recording's level `l` holds it (the replay may be
-/// recorded at a finer one). Besides the kinds recorded_at leaves out, a decisions trace names
-/// no message in a worker's events: run_begin's receive position, schedule's and donate's
-/// ids are 0 there (models/worker.hpp); the outside lane numbers its messages at any level.
-trace_event at_level(trace_event e, trace_level l) {
-  if (l != trace_level::full && e.worker != outside_worker &&
-      (e.kind == event_kind::run_begin || e.kind == event_kind::schedule || e.kind == event_kind::donate))
-    e.message = 0;
-  return e;
-}
-
 }  // namespace
 
 replay_match compare_replay(const trace_reader& recorded, const trace_reader& replayed) {
