@@ -46,7 +46,6 @@ struct run_result {
   std::vector<std::string> errors;     ///< behavior exceptions, with the actor's name
   bool workload_ok = true;
   std::vector<actor_stats> per_actor;  ///< every actor, in no particular order; only when tracing
-  bool digests = false;                ///< per_actor's digests were tallied (full level only: delivery_tally.hpp)
 
   double msgs_per_s() const { return wall_s > 0 ? double(messages) / wall_s : 0; }
   /// The verdict, one rule for every backend (run, sim, validate, replay, a trace's footer): the

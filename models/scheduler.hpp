@@ -352,7 +352,6 @@ class scheduler final : public worker_control {
       }
     });
     r.leftover += policy_.queued();
-    r.digests = level_ == trace_level::full;
     r.checksum = w.checksum();
     r.reference = w.reference_checksum();
     r.expected_messages = w.expected_messages();

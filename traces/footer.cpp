@@ -25,7 +25,7 @@ std::string digest_note(const trace_footer& a, const trace_footer& b) {
   return "one trace is format 2, whose payload hash differs from later formats' (record it again to compare payloads)";
 }
 
-trace_footer footer_from_result(const run_result& r) {
+trace_footer footer_from_result(const run_result& r, trace_level level) {
   trace_footer f;
   f.messages = r.messages;
   f.expected_messages = r.expected_messages;
@@ -41,7 +41,7 @@ trace_footer footer_from_result(const run_result& r) {
   for (std::size_t i = 0; i < r.errors.size() && i < 10; ++i) f.errors.push_back(r.errors[i]);
   f.per_worker = r.per_worker;
   f.has_actors = !r.per_actor.empty();
-  f.has_digests = f.has_actors && r.digests;
+  f.has_digests = f.has_actors && level == trace_level::full;
   f.actors = r.per_actor;
   std::sort(f.actors.begin(), f.actors.end(), [](const actor_stats& a, const actor_stats& b) { return a.id < b.id; });
   return f;

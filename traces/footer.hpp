@@ -8,6 +8,7 @@
 #include "byte_io.hpp"
 #include "format.hpp"
 #include "models/run_result.hpp"
+#include "models/trace_event.hpp"
 
 namespace twinsched::traces {
 
@@ -55,8 +56,10 @@ inline bool comparable_digests(const trace_footer& a, const trace_footer& b) {
 /// Why two footers' digests were not compared, for the user (diff, replay); "" if they were.
 std::string digest_note(const trace_footer& a, const trace_footer& b);
 
-/// The run's measurements (not lanes or clock_note, which the recorder adds).
-trace_footer footer_from_result(const run_result& r);
+/// The run's measurements (not lanes or clock_note, which the recorder adds), from a run
+/// traced at `level`: at full level its per-actor digests (the workers tally them at full
+/// level only: models/delivery_tally.hpp).
+trace_footer footer_from_result(const run_result& r, trace_level level);
 
 void encode_footer(const trace_footer& f, byte_sink& out);
 /// `version`: the trace's format version (the header's), which says how digests were stored.

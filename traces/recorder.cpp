@@ -66,6 +66,7 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
     : discard_(o.discard),
       deferred_(o.mode == writer_mode::deferred),
       workers_(h.lanes),
+      level_(h.level),
       lanes_(std::make_unique<event_lane[]>(std::size_t(h.lanes) + 1)),
       clocks_(h.lanes + 1),
       writer_(path, (h.clock = clock ? clock->name() : "simulated", h)),
@@ -241,7 +242,7 @@ void recorder::finish(const run_result& r) {
     reads += t.clock_reads;
     stalls += t.stalls;
   }
-  trace_footer f = footer_from_result(r);
+  trace_footer f = footer_from_result(r, level_);
   for (actor_stats& a : f.actors) a.delivered = a.id < delivered_.size() ? delivered_[a.id] : 0;
   const lane_memory m = memory();
   char note[224];

@@ -149,6 +149,7 @@ class recorder {
   bool discard_;
   bool deferred_;
   unsigned workers_;
+  trace_level level_;  // the header's: the footer holds digests at full level only
   std::unique_ptr<event_lane[]> lanes_;  // workers_ + 1: the last is the outside lane
   std::vector<lane_clock> clocks_;
   trace_writer writer_;
