@@ -204,7 +204,10 @@ class worker final : public context {
       if (&to == held_ && to.box().push_owned(e)) return;  // ours: no locked instruction (see "Holding")
     }
     if (to.push(e)) {  // the actor was idle: this worker schedules it (actor.hpp)
-      if (tracing(trace_level::decisions)) emit(event_kind::schedule, to.id(), id, 0);
+      if (tracing(trace_level::full))
+        emit(event_kind::schedule, to.id(), id, 0);
+      else if (tracing(trace_level::decisions))
+        emit(event_kind::schedule, to.id(), 0, 0);  // apart: the encoder sees the constant 0 (id is 0 here)
       s_.policy().push(int(index_), to, push_reason::sent);
     }
   }

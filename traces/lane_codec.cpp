@@ -49,7 +49,9 @@ void lane_codec::decode(byte_source& in, raw_event& out) {
         out.message = std::uint64_t(turn) << 32 | in.u32();
         break;
       case event_kind::schedule:
-        if (head & y_bit) {
+        if ((head & (x_bit | y_bit)) == (x_bit | y_bit)) {
+          out.actor = inl;
+        } else if (head & y_bit) {
           out.actor = send_actor_;
           out.message = send_message_;
         } else if (head & x_bit) {

@@ -4,7 +4,7 @@
 // Why
 //   In deferred mode (recorder.hpp) the lanes hold every event of the run until it ends: at a
 //   fixed 24 bytes per event a 20 M-message forward run at full level held 2.9 GB. Here a
-//   turn of one message takes 40 bytes at full level (6 events) and 20 at decisions (3).
+//   turn of one message takes 40 bytes at full level (6 events) and 16 at decisions (3).
 //
 // Why fixed-width fields and not varints
 //   An encoder that compares fields with predictions and writes varints takes ~2-5 ns per
@@ -25,15 +25,17 @@
 //     message_begin(A, m)   A is the turn's actor, m's sender < 2^24, other 0:
 //                           inline = m's sender; u32 m's seq
 //     send(B, m)            m's sender is the turn's actor, B < 2^24, other 0: inline = B; u32 m's seq
+//     schedule(B, 0, 0)     [X and Y] B < 2^24: inline = B; nothing else (a decisions-level
+//                           schedule names no message, and a send's schedules no reason)
 //     schedule(B, m, 0)     [Y] as the lane's latest send: nothing else
 //                           [X] m's sender is the turn's actor, B < 2^24: inline = B; u32 m's seq
-//     schedule(A, 0, why)   neither: why < 2^24: inline = why; u32 A
+//     schedule(A, 0, why)   none of these: why < 2^24: inline = why; u32 A
 //     message_end(A, m)     A is the turn's actor, m the latest message_begin's, other 0: nothing else
 //     run_end(A, 0, n)      A is the turn's actor, n < 2^24: inline = n
 //   "The turn's actor" is the latest run_begin's, "m's sender" is m >> 32 and its seq m's low
 //   32 bits (message_id, models/envelope.hpp). So a turn of forward (models/worker.hpp)
 //   run_begin message_begin send schedule message_end run_end takes 12 + 8 + 8 + 4 + 4 + 4
-//   bytes at full level, 8 + 8 + 4 at decisions, plus 8 per stamp (one per ~2 us).
+//   bytes at full level, 8 + 4 + 4 at decisions, plus 8 per stamp (one per ~2 us).
 //   Every event takes at most 4 + 8 + 16 = 28 bytes (max_lane_event_bytes), plus 4 for a
 //   held run_end written before it (max_lane_record_bytes).
 //
@@ -133,6 +135,9 @@ class lane_codec {
         break;
       case event_kind::schedule:
         if (ev.other == 0) {
+          // first: at decisions level the worker's message is the constant 0 (models/worker.hpp),
+          // so this is the whole test there; at full, one compare that fails
+          if (ev.message == 0 && fits(ev.actor)) return finish(p, head | x_bit | y_bit | ev.actor << inline_shift, q);
           if (ev.actor == send_actor_ && ev.message == send_message_) return finish(p, head | y_bit, q);
           if (sender == turn && ev.message != 0 && fits(ev.actor))
             return finish(p, head | x_bit | ev.actor << inline_shift, q, seq);
