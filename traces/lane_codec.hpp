@@ -25,8 +25,8 @@
 //     message_begin(A, m)   A is the turn's actor, m's sender < 2^24, other 0:
 //                           inline = m's sender; u32 m's seq
 //     send(B, m)            m's sender is the turn's actor, B < 2^24, other 0: inline = B; u32 m's seq
-//     schedule(B, 0, 0)     [X and Y] B < 2^24: inline = B; nothing else (a decisions-level
-//                           schedule names no message, and a send's schedules no reason)
+//     schedule(B, 0, 0)     [X and Y] B < 2^24: inline = B; nothing else (a send's schedule
+//                           at decisions level: it names no message, and a send gives no reason)
 //     schedule(B, m, 0)     [Y] as the lane's latest send: nothing else
 //                           [X] m's sender is the turn's actor, B < 2^24: inline = B; u32 m's seq
 //     schedule(A, 0, why)   none of these: why < 2^24: inline = why; u32 A

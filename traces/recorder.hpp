@@ -69,7 +69,8 @@ struct lane_memory {
 };
 
 /// Deferred mode: the in-memory bytes per event the prefault provisions for (the lanes hold
-/// ~7 on forward at either level, lane_codec.hpp; up to 28 for events no short form fits).
+/// ~5.5 on forward at decisions level, ~6.8 at full, lane_codec.hpp; up to 28 for events no
+/// short form fits).
 inline constexpr std::size_t prefault_event_bytes = 8;
 
 struct recorder_options {
