@@ -136,10 +136,11 @@ class lane_codec {
       case event_kind::schedule:
         if (ev.other == 0) {
           // first: at decisions level the worker's message is the constant 0 (models/worker.hpp),
-          // so this is the whole test there; at full, one compare that fails
+          // so this is the whole test there; at full, one compare that fails. Past it, an event
+          // whose actor fits names a message, as X's form needs.
           if (ev.message == 0 && fits(ev.actor)) return finish(p, head | x_bit | y_bit | ev.actor << inline_shift, q);
           if (ev.actor == send_actor_ && ev.message == send_message_) return finish(p, head | y_bit, q);
-          if (sender == turn && ev.message != 0 && fits(ev.actor))
+          if (sender == turn && fits(ev.actor))
             return finish(p, head | x_bit | ev.actor << inline_shift, q, seq);
         }
         if (ev.message == 0 && fits(ev.other)) return finish(p, head | ev.other << inline_shift, q, ev.actor);
