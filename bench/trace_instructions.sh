@@ -8,7 +8,7 @@
 #   message (the worker loop and everything it calls, inclusive), and what each level adds.
 #
 # Why: on a shared machine the trace bench's overheads swing by +-5 points from round to
-# round (README "How fast it is"), so a change of a few instructions per event cannot be seen
+# round (docs/PERFORMANCE.md), so a change of a few instructions per event cannot be seen
 # in them; the instruction count repeats to within about 1% (what varies is the idle loop at
 # the run's end), so a change of a few instructions shows in it. It is not time: a traced
 # instruction costs less than an untraced one on average (they overlap the run's stalls),
