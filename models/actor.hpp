@@ -77,8 +77,8 @@ struct alignas(64) cell_first_line {
 /// behavior, built there when it fits (`spawn_as`: 32 bytes; else on the heap), the turn's
 /// bookkeeping (last worker) and, while tracing, the send count. So a message to an actor
 /// last run on the other core waits for one line, not two (forward on 2 workers: a behavior
-/// of its own, written per message, cost a second transfer, 30% of the time per message in
-/// perf; the trace's per-actor counters written here cost a traced turn the same way).
+/// of its own, written per message, cost a second transfer, docs/PERFORMANCE.md; the trace's
+/// per-actor counters written here cost a traced turn the same way).
 /// The second holds what a run reads but does not write (the id, the behavior pointer, read
 /// per message only for a behavior on the heap), so both cores keep a copy of it, plus what
 /// only `checks` runs and the policies that bind actors to a home write.
@@ -171,9 +171,9 @@ class alignas(64) actor_cell final : private detail::cell_first_line<P>, public 
   /// where it starts in the actor's receive order. Not kept in the second line, which then
   /// stays unwritten at every level: senders read the id there (a traced send names its
   /// receiver), and a count written there per message made each such read from the other
-  /// core a line transfer (forward on 2 workers: full-level overhead 31% -> 22% in a probe
-  /// that read no id). It gets a line of its own instead, made at the actor's first `full`
-  /// turn, which moves between cores only with the actor. Owner only: the turn's worker.
+  /// core a line transfer (docs/PERFORMANCE.md measures it on forward over 2 workers). It gets
+  /// a line of its own instead, made at the actor's first `full` turn, which moves between
+  /// cores only with the actor. Owner only: the turn's worker.
   std::uint64_t received() const { return received_ ? received_->n : 0; }
   void count_received() {
     if (!received_) [[unlikely]]

@@ -6,16 +6,15 @@
 //   checksum folds every delivered payload with its receiver and must equal the sequential
 //   reference (run_result::ok), and diff and replay compare the two runs' checksums. At
 //   decisions level the tally was the largest single part of the recording's cost on forward
-//   (a hash and a table row per message: 14.9% -> 10.4% overhead on 1 worker without it,
-//   README "How fast it is"), so a decisions trace names which actor got different payloads
-//   only when the counts differ too; a full trace always does.
+//   (a hash and a table row per message; docs/PERFORMANCE.md), so a decisions trace names
+//   which actor got different payloads only when the counts differ too; a full trace always does.
 //
 // Why per worker, not in the actor
 //   A trace ends with every actor's message count and a digest of the payloads it was
 //   delivered (run_result.hpp's per_actor: the diff's and the replay check's logical
 //   equivalence). Kept in the actor's cell, the two made every traced turn write a cache line
 //   the untraced turn does not touch; an actor run by the other core last time then cost a
-//   second line transfer (on forward over 2 workers, a third of the decisions level's
+//   second line transfer (on forward over 2 workers, a large part of the decisions level's
 //   overhead). A worker's own table, indexed by actor id, stays in its own cache; the run's
 //   results add the workers' digests (the digest is a sum, so the order of addition is free).
 //
@@ -23,8 +22,7 @@
 //   The per-actor message counts come from the trace itself: every turn's run_end records how
 //   many messages it processed, and the recorder adds them up per actor as it decodes the
 //   lanes (traces/recorder.hpp, `delivered_`). Counting here too was one more load and store
-//   per traced message (callgrind, forward: a store and ~3.5 instructions a message). The
-//   digest cannot come from the trace: no level records payloads.
+//   per traced message. The digest cannot come from the trace: no level records payloads.
 //
 // Protocol: a table is written only by its worker; it is read (collect) after the workers
 // stopped, ordered by their join (threads) or by the simulation's single thread.

@@ -31,7 +31,7 @@
 //   publication before the sleeper's step-2 re-check, which then finds it. A stale token
 //   (woken while cancelling) only causes one spurious return from a later park, which
 //   callers tolerate.
-//   Why the order inside step 1 matters (issue 15, a hang in CI): with the flag raised
+//   Why the order inside step 1 matters (it once hung a CI run): with the flag raised
 //   first and count_ incremented second, a waker could claim a sleeper between its two
 //   steps and decrement count_ before that sleeper's increment. count_ then under-counted:
 //   with worker 1 asleep (count_ 1) and worker 0 between its steps, a waker that claimed 0

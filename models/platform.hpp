@@ -74,19 +74,19 @@
 //       `bytes` of state between their cores (`migration_per_kib`) and the lines of its
 //       cell and behavior: three line transfers when the behavior lives apart (behavior_at),
 //       one when it lives in the cell's first line beside the mailbox.
-//   15. `touch_state(actor, bytes, at)`: the calling worker touches actor `actor`: a push
+//   13. `touch_state(actor, bytes, at)`: the calling worker touches actor `actor`: a push
 //       (`touch_at::push`) writes its cell (the mailbox); the start of its turn
 //       (`touch_at::turn`) reads the cell, the behavior object and `bytes` of declared
 //       state, wherever the behavior lives (sim_platform.cpp, touch_state, says why). The
 //       simulator charges `cold_actor` when what it touches left every cache since the last
 //       touch (its private-cache model: an LRU per core); no scheduling point.
-//   16. `touch_message(slot, at)`: the calling worker touches the envelope with that slot
+//   14. `touch_message(slot, at)`: the calling worker touches the envelope with that slot
 //       (envelope.hpp): a send (`touch_at::push`) writes it, a turn (`touch_at::turn`) reads
 //       it to process its message. The simulator charges `cold_actor` when a read finds it
-//       gone from every cache since it was written (in the same LRU as 15), as when a
+//       gone from every cache since it was written (in the same LRU as 13), as when a
 //       last-in-first-out queue leaves a message waiting behind many others; the write costs
 //       nothing (it waits in the store buffer while its line comes). No scheduling point.
-//   14. `P::runtime_work(op)` (static): the runtime's own non-atomic work that the atomics
+//   15. `P::runtime_work(op)` (static): the runtime's own non-atomic work that the atomics
 //       above do not stand for, once per `runtime_op`: `message` (the worker loop's fixed
 //       cost per message: dispatch to the behavior, counters), `turn` (per actor turn),
 //       `envelope` (one envelope taken from and returned to a pool, charged at the send),
@@ -96,7 +96,7 @@
 //       operation's number in an explore schedule.
 //
 // Failing
-//   13. `fail(why)` never returns: an invariant broke (scheduler::fatal; the checks of a
+//   16. `fail(why)` never returns: an invariant broke (scheduler::fatal; the checks of a
 //       `checks` run). Real: print `why` and abort the process. Simulated: record `why` as
 //       the run's error, stop the simulation and halt the caller, so the run ends as a
 //       failed result that names the violation (what `twinsched explore` looks for).
@@ -129,20 +129,20 @@ concept platform_atomic_integer = platform_atomic_value<A, T> && requires(A& a, 
   { a.fetch_sub(v, o) } -> std::same_as<T>;
 };
 
-/// Contract 14: the runtime's own work per operation, which the simulator charges as the
+/// Contract 15: the runtime's own work per operation, which the simulator charges as the
 /// machine's `message`, `turn`, `envelope`, `mailbox_push` and `mailbox_pop` costs.
 /// Contract 11: which kind of run queue an operation is on.
 enum class queue_kind : std::uint8_t { deque, locked };
 
 enum class runtime_op : std::uint8_t { message, turn, envelope, mailbox_push, mailbox_pop };
-/// Contract 15: what a touch of an actor reaches (a push: its cell; a turn: its cell and behavior).
+/// Contract 13: what a touch of an actor reaches (a push: its cell; a turn: its cell and behavior).
 enum class touch_at : std::uint8_t { push, turn };
 /// Contract 12: where an actor's behavior lives: in its cell's first line, beside the
 /// mailbox (spawn_as, up to 32 bytes: actor.hpp), or apart, on the heap.
 enum class behavior_at : std::uint8_t { apart, in_cell };
 inline constexpr unsigned runtime_op_count = 5;
 
-/// Contract 10-12 and 14-16: the cost hooks only the simulator gives meaning to (no-ops on real cores).
+/// Contract 10-15: the cost hooks only the simulator gives meaning to (no-ops on real cores).
 template <class P>
 concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::uint32_t bytes, runtime_op op) {
   { p.charge_ns(ns) } -> std::same_as<void>;
@@ -154,7 +154,7 @@ concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::
   { p.touch_message(std::uint32_t{}, touch_at::turn) } -> std::same_as<void>;
 };
 
-/// Contract 1-12: everything models/ may ask of the machine.
+/// Contract 1-16: everything models/ may ask of the machine.
 template <class P>
 concept platform =
     platform_costs<P> &&
@@ -189,7 +189,7 @@ concept platform =
       { cp.sink_of(0u) } -> std::same_as<typename P::trace_sink>;
       { p.trace(cp.sink_of(0u), ev) } -> std::same_as<void>;
       { P::backend_name } -> std::convertible_to<const char*>;
-      // 13. failing
+      // 16. failing
       { p.fail(std::string()) } -> std::same_as<void>;
     };
 

@@ -251,7 +251,7 @@ class scheduler final : public worker_control {
   }
 
   /// An invariant broke (a `checks` run's guards): fail loudly, at once, through the
-  /// platform (contract 13: the simulator turns it into a failed run that names it).
+  /// platform (contract 16: the simulator turns it into a failed run that names it).
   [[noreturn]] void fatal(const std::string& what) {
     plat_.fail("invariant violated: " + what);
     std::abort();  // not reached: fail never returns

@@ -56,8 +56,8 @@
 //   When it does not pay: a hold pays when the held actor has mail by the time it is
 //           settled. After a hold that did not (forward: tokens move on to other actors),
 //           the worker releases drained actors at once for its next `hold_probe` drained
-//           turns, then holds one again, as a probe. (Without this, forward simulated on 64
-//           cores ran 14% longer: every collision of a token with a held actor cost a steal.)
+//           turns, then holds one again, as a probe. (Without this, forward ran longer on many
+//           simulated cores: every collision of a token with a held actor cost a steal.)
 //
 // Termination counters: `sent_` and `processed_` are written only by this worker, after the
 // fact they count (a message is counted sent before it is pushed, processed after its
@@ -170,20 +170,20 @@ class worker final : public context {
   }
 
   void send(actor_ref to, const message& m) override {
-    P::runtime_work(runtime_op::envelope);  // this get and the put that recycles it (platform.hpp 14)
+    P::runtime_work(runtime_op::envelope);  // this get and the put that recycles it (platform.hpp 15)
     envelope<P>* e = pool_.get();
     // Field by field, not as one block copy: the behavior has just stored `m` on its stack
     // field by field, and a 16-byte load over two 8-byte stores still in the store buffer
-    // cannot be forwarded from them: it waits for them to reach the cache (a quarter of the
-    // time per message of pingpong on one worker, in perf). A load per field is forwarded.
+    // cannot be forwarded from them: it waits for them to reach the cache (a large part of a
+    // pingpong message's time: docs/PERFORMANCE.md). A load per field is forwarded.
     copy_fields(e->msg, m);
-    s_.plat().touch_message(e->slot, touch_at::push);  // platform.hpp 16
+    s_.plat().touch_message(e->slot, touch_at::push);  // platform.hpp 14
     e->msg.sender = current_;
     ++sent_local_;
     // numbered by the sending actor, so that ids survive a different schedule (replay). Only
     // full traces name messages (a decisions trace's schedule and donate events carry 0:
-    // numbering cost that level 1.4 points of overhead on forward, README "How fast it
-    // is"); the checks need the sequence number only.
+    // numbering was a measurable part of that level's overhead on forward, docs/PERFORMANCE.md);
+    // the checks need the sequence number only.
     if ((checks_ || tracing(trace_level::full)) && current_) {
       e->seq = current_->next_send_seq();
       e->id = tracing(trace_level::full) ? message_id(current_->id(), e->seq) : 0;
@@ -199,7 +199,7 @@ class worker final : public context {
     const std::uint64_t id = e->id;  // once pushed, `e` may be consumed and recycled by another worker
     if (tracing(trace_level::full)) emit(event_kind::send, to.id(), id, 0);
     P::runtime_work(runtime_op::mailbox_push);
-    s_.plat().touch_state(to.id(), to.state_bytes(), touch_at::push);  // the push writes its mailbox (platform.hpp 15)
+    s_.plat().touch_state(to.id(), to.state_bytes(), touch_at::push);  // the push writes its mailbox (platform.hpp 13)
     if constexpr (Pol::caps.holds_drained) {
       if (&to == held_ && to.box().push_owned(e)) return;  // ours: no locked instruction (see "Holding")
     }
@@ -283,7 +283,7 @@ class worker final : public context {
     else if (tracing(trace_level::decisions))
       emit(event_kind::run_begin, a.id(), 0, last);  // apart: the encoder sees the constant 0
     // State moves with the actor (run_begin's `other` field above records from where), or
-    // comes back from memory if it left the caches (platform.hpp 12 and 15).
+    // comes back from memory if it left the caches (platform.hpp 12 and 13).
     if (last != ~0u && last != index_) s_.plat().migrate_state(last, index_, a.state_bytes(), a.behavior_place());
     s_.plat().touch_state(a.id(), a.state_bytes(), touch_at::turn);
     a.set_last_worker(index_);
@@ -361,7 +361,7 @@ class worker final : public context {
   }
 
   void process(cell& a, envelope<P>& e) {
-    s_.plat().touch_message(e.slot, touch_at::turn);  // its message is read now (platform.hpp 16)
+    s_.plat().touch_message(e.slot, touch_at::turn);  // its message is read now (platform.hpp 14)
     P::runtime_work(runtime_op::message);
     P::runtime_work(runtime_op::mailbox_pop);  // the pop that took it (per message, whichever path took it)
     if (tracing(trace_level::full)) emit(event_kind::message_begin, a.id(), e.id, 0);

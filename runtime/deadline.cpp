@@ -51,9 +51,9 @@ namespace {
 // simulation children right after arming a deadline (sim/run_sim.cpp), and a fork copies
 // every lock as it stands: a watcher still in its start-up inside the sanitizer runtimes
 // (which register the thread and set up its stacks under their own locks) could leave a
-// lock held forever in the child. One CI run's ASan stage saw a simulation child hang for
-// 1200 s right after a deadline was armed; that this was the cause is a suspicion, not
-// proven (it did not reproduce here). Once started, the watcher only waits on `cv`.
+// lock held forever in the child. A simulation child of an ASan build once hung right after a
+// deadline was armed; that this was the cause is a suspicion, not proven (it did not
+// reproduce). Once started, the watcher only waits on `cv`.
 deadline::deadline(double seconds, std::string what) : impl_(std::make_unique<impl>()) {
   impl* I = impl_.get();
   I->watcher = std::thread([I, seconds, what = std::move(what)] {

@@ -49,9 +49,9 @@ double burn_ticks_per_ns() {
     // The TSC against the steady clock over ~4 ms, median of 3: each pair is read back to back
     // (steady, tsc, steady) and its tsc taken at the steady midpoint. A pair whose two steady
     // reads are more than 1 us apart was preempted between them, and its midpoint can be off
-    // by half the preemption (a 100 us one: 4% of the interval, 80 ns on every burn_ns(2000);
-    // a CI run on a loaded machine measured burn_call 121 ns in one calibration and 7 in the
-    // next): it is read again, up to 64 times, keeping the tightest.
+    // by half the preemption (a 100 us one: 4% of the interval, 80 ns on every burn_ns(2000),
+    // so that two calibrations on a loaded machine disagree): it is read again, up to 64
+    // times, keeping the tightest.
     std::vector<double> r;
     for (int k = 0; k < 3; ++k) {
       auto pair = [] {
@@ -124,8 +124,8 @@ thread_platform::thread_platform() : t0_(std::chrono::steady_clock::now()) {
 ///
 /// Why a clock and not a loop count: a precomputed iteration count does as much work as the
 /// loop did when it was calibrated, which on a VM or a core with frequency scaling is not the
-/// time it costs later (issue 13 measured burn_ns(2000) at ~3 us here). Spinning until a TSC
-/// deadline costs the time asked for whatever the clock frequency does (the TSC is invariant).
+/// time it costs later. Spinning until a TSC deadline costs the time asked for whatever the
+/// clock frequency does (the TSC is invariant).
 ///
 /// Why CPU time, not wall time, under preemption: the simulator charges burn_ns to the worker
 /// as core time (a worker sharing a core with another gets only its share, so its burn takes
@@ -134,11 +134,11 @@ thread_platform::thread_platform() : t0_(std::chrono::steady_clock::now()) {
 /// it claims. So the loop watches its own TSC reads: consecutive reads are tens of ns apart,
 /// and a gap longer than `preempted_ticks` (1 us) is time this thread did not run (preempted,
 /// descheduled by the hypervisor, a long interrupt); that gap is not counted, the deadline
-/// moves by it. (CLOCK_THREAD_CPUTIME_ID would say the same exactly, but one read costs
-/// 0.6-0.9 us on this VM: as much as a short burn.) What remains: gaps under 1 us (short
-/// interrupts) are counted. The call's own cost and its overshoot past the deadline (measured
-/// once by burn_overhead_ticks: ~40-80 ns on this VM, where a TSC read costs 25-50 ns) are taken
-/// off the deadline, so a call costs `ns` on average, give or take half a read.
+/// moves by it. (CLOCK_THREAD_CPUTIME_ID would say the same exactly, but one read is a system
+/// call, on a VM as long as a short burn.) What remains: gaps under 1 us (short interrupts)
+/// are counted. The call's own cost and its overshoot past the deadline (measured once by
+/// burn_overhead_ticks) are taken off the deadline, so a call costs `ns` on average, give or
+/// take half a read.
 void thread_platform::burn_ns(std::uint64_t ns) {
   if (ns == 0) return;
   static const double per_ns = burn_ticks_per_ns();

@@ -90,7 +90,7 @@ class thread_platform {
   void touch_state(std::uint32_t, std::uint32_t, touch_at) {}
   void touch_message(std::uint32_t, touch_at) {}
   static void queue_op(queue_kind = queue_kind::deque) {}
-  static void runtime_work(runtime_op) {}  // contract 14: the hardware pays for itself
+  static void runtime_work(runtime_op) {}  // contract 15: the hardware pays for itself
   static constexpr const char* backend_name = "threads";
   void spin_pause() {
 #if defined(__x86_64__) || defined(__i386__)
@@ -98,7 +98,7 @@ class thread_platform {
 #endif
   }
   void yield_now() { std::this_thread::yield(); }
-  /// Contract 13: an invariant broke; print it and abort.
+  /// Contract 16: an invariant broke; print it and abort.
   [[noreturn]] void fail(const std::string& why) {
     std::fprintf(stderr, "twinsched: %s\n", why.c_str());
     std::abort();

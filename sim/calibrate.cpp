@@ -10,7 +10,7 @@
 //       lines in random order, the partner follows it (dependent loads: no two misses overlap) and
 //       then follows it again from its own cache; (first walk - second) / 2048. Not the one way
 //       of a ping-pong of one line (round trip / 2), which adds two spinning threads' loop
-//       exits and an invalidation to each trip: on this 2-vCPU VM 41-48 ns against ~10 here
+//       exits and an invalidation to each trip, several times the chain's figure on a VM
 //   migration_per_kib: a ping-pong of one line (each waits for the other's increment), and the
 //       same where the receiver then reads and writes a 16 KiB buffer the sender just wrote;
 //       (the difference of their one-way times) / 16 per one-way trip
@@ -500,7 +500,7 @@ void register_ring() {
 /// 2^12 tokens' actors and envelopes (~1.3 MiB) overflow a 1 MiB one while they wait in the
 /// run queue, and stay in a shared level of 2 MiB or more. With 2^14 (4-5 MiB) a calibration
 /// that found a 4 MiB level had the model read the ring's envelopes from memory (memory_load
-/// each), and solved cold_actor to 0 where another, finding 8 MiB, solved 68 ns.
+/// each), and solved cold_actor to 0 where another, finding 8 MiB, did not.
 constexpr std::int64_t cold_ring_actors = std::int64_t(1) << 17, cold_ring_tokens = std::int64_t(1) << 12;
 
 /// The size of cpu0's level-2 cache in KiB, from sysfs, else (a VM whose kernel lists no
@@ -528,12 +528,11 @@ std::uint32_t private_cache_kib() {
 /// The shared cache as a random walk finds it, KiB: one thread follows a chain of lines in
 /// random order over working sets of 2, 4, 8, ... times `private_kib` up to 128 MiB; the
 /// largest set whose time per load stays within a quarter of the way from the first set's to
-/// the last's (memory). A VM's CPUID names the host's whole L3 (508 MiB here), not the share
-/// this VM's core finds: 15-25 ns a load up to 4 MiB, 124 from 8 MiB. 0 when no set is below
-/// the bar. `latency` gets (KiB, ns per load) of every set: the least of three passes over all
+/// the last's (memory). A VM's CPUID names the host's whole L3, not the share this VM's core
+/// finds. 0 when no set is below the bar. `latency` gets (KiB, ns per load) of every set: the least of three passes over all
 /// the sets, since other tenants on the host's L3 only ever slow a walk, for seconds at a time
-/// (one pass each, 14 calibrations here: the 2 MiB set 15-145 ns a load, the 4 MiB set 18-154;
-/// a pass that leaves only the 2 MiB set below its bar drops the level).
+/// (with one pass each, calibrations disagreed widely on a set's latency; a pass that leaves
+/// only the 2 MiB set below its bar drops the level).
 std::uint32_t shared_cache_kib(std::uint32_t private_kib, std::vector<std::pair<std::uint32_t, double>>& latency) {
   latency.clear();
   for (std::uint64_t kib = 2 * std::uint64_t(private_kib); kib <= 128 * 1024; kib *= 2)
@@ -757,13 +756,13 @@ calibration calibrate_machine(const calibrate_options& o) {
   m.line_same_socket = lower_quartile(chase(pair_batches, 2048));
   m.line_cross_socket = m.line_same_socket;
   // the least of five: the host moves this VM's CPUs now and then, and a trip between CPUs it
-  // placed apart for a moment (~190 ns here, against ~45) is not the machine's hand-off
+  // placed apart for a moment (several times slower) is not the machine's hand-off
   double one_way = lower_quartile(bounce(pair_batches, 50, [] {}));
   for (int k = 0; k < 4; ++k) one_way = std::min(one_way, lower_quartile(bounce(pair_batches, 50, [] {})));
   // The lookahead rule of conservative parallel simulation: no worker may run ahead of the
   // others by more than the fastest way one can affect another, here a hand-off between two
-  // cores (the ping-pong's one way). With 1 us, a hand-off in pingpong took 0.5-1.2 us
-  // simulated, by where the quanta fell, against 0.2 us real.
+  // cores (the ping-pong's one way). With a longer fixed quantum, a hand-off in pingpong took
+  // several times its real time in simulation, by where the quanta fell.
   m.quantum_ns = std::max(10.0, std::round(one_way));
   static std::vector<std::uint64_t> buf(16 * 1024 / 8);
   std::uint64_t sink = 0;
@@ -777,12 +776,11 @@ calibration calibrate_machine(const calibrate_options& o) {
   {
     // strict alternation on a turn flag, with and without taking a std::mutex each turn: the
     // difference is what the lock adds to a hand-off (the flag's own trip is not the lock's:
-    // subtracting a dependent load's line transfer for it, as before, left the spinner's
-    // exit in the term, 347 instead of ~200 ns with the CPUs far apart, 40 instead of ~5 close).
-    // Batches with and without the lock alternate in one run, and the term is the median of
-    // the differences of neighbouring batches: the two sides see the same host. Before, the
-    // least of three runs of each side, minutes of host drift between them, gave 72 ns and
-    // 196 ns in one host state (line transfer 70-72 ns both times).
+    // subtracting a dependent load's line transfer for it instead left the spinner's exit in
+    // the term). Batches with and without the lock alternate in one run, and the term is the
+    // median of the differences of neighbouring batches: the two sides see the same host. The
+    // least of three runs of each side, minutes of host drift between them, gave results far
+    // apart in one host state.
     std::mutex mx;
     line turn;
     constexpr int rounds = 25;  // per batch
@@ -868,8 +866,8 @@ calibration calibrate_machine(const calibrate_options& o) {
   {
     thread_platform plat;
     // Short batches (16 calls, 32 us), many of them: on this VM the hypervisor takes the vCPU
-    // away often enough that every 1 ms batch paid for it (CI saw burn_call 121 ns in one
-    // calibration and 7 in the next); the lower quartile of short ones is the loop's own cost.
+    // away often enough that every 1 ms batch paid for it (two calibrations then disagreed
+    // widely); the lower quartile of short ones is the loop's own cost.
     const int calls = 16;
     plat.burn_ns(2000);
     double per_call = cost_of(10 * reps, [&] {
@@ -1022,8 +1020,8 @@ calibration calibrate_machine(const calibrate_options& o) {
       // baseline 0.001: the cache model on (a shared-cache touch costs the same in both runs).
       // Where no shared level was found, the ring's envelope reads are charged nothing while
       // cold_actor is solved: a level the walk missed (or one of 2 MiB, dropped above) holds
-      // the 2^12 envelopes, and charging each a load from memory (~250 ns, simulated 59.9 ms
-      // against a real 35.0) left nothing for cold_actor: solved to 0 in CI, against 68 ns.
+      // the 2^12 envelopes, and charging each a load from memory (the ring then simulated
+      // slower than it ran) left nothing for cold_actor: it was solved to 0.
       const double memory_load = m.memory_load;
       if (m.shared_cache_kib == 0) m.memory_load = 0.001;
       const touch_cost cold = cost_per_touch(cold_ring, c, m.cold_actor, 0.001, path, ring_reps);
@@ -1045,8 +1043,8 @@ calibration calibrate_machine(const calibrate_options& o) {
       // stretches (pi: jobs of a million terms), which pay the machine's typical rate, its
       // timer ticks and the hypervisor's exits included. Batches of a million units (about a
       // millisecond: most hold a tick), averaged but for the slowest tenth (a preemption by
-      // another process). A median of 200,000-unit batches, which mostly miss the ticks, was
-      // 7-10% below that here, and pi simulated 8% fast on one worker.
+      // another process). A median of 200,000-unit batches, which mostly miss the ticks, came
+      // out below that, and pi simulated fast on one worker.
       std::vector<double> batch;
       for (int i = 0; i < reps; ++i) {
         auto t0 = clk::now();

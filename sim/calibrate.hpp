@@ -42,12 +42,13 @@ calibration calibrate_machine(const calibrate_options& o);
 /// The line transfer as calibrate measures it (the same dependent-load chase between the same
 /// two CPUs, fewer batches: tens of ms), ns; 0 on a one-CPU machine. `accuracy` checks with it
 /// that the machine is still in the state its model was calibrated in: a VM's host may move
-/// its CPUs apart (here 12 ns became 74 within the hour, and back).
+/// its CPUs apart for minutes to hours, and back.
 double probe_line_transfer_ns();
 
 /// Whether two line transfers (probes, or a probe and a model's) describe the same state of
-/// the host: within 2x of each other. Noise within one state stays under that; near (~10 ns)
-/// and apart (~65-75 ns) differ by 6x or more. `accuracy`'s host check and the trace bench use it.
+/// the host: within 2x of each other. Noise within one state stays under that; the host's near
+/// and apart states differ by far more (docs/ACCURACY.md, "the host's two states").
+/// `accuracy`'s host check and the trace bench use it.
 inline bool same_line_state(double a_ns, double b_ns) { return a_ns <= 2 * b_ns && b_ns <= 2 * a_ns; }
 
 /// The machine model file for `c`: header comment (notes), name, topology, every cost in ns.

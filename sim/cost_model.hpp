@@ -102,7 +102,7 @@ struct state {
   // costs, ns
   double load = 0, store = 0, rmw = 0, fence = 0, same = 0, cross = 0, per_kib = 0, handoff = 0, contended_unlock = 0,
          park = 0, unpark = 0, wake = 0, spin = 0, yield = 0, burn_call = 0;
-  /// The runtime's own work per runtime_op (models/platform.hpp contract 14), indexed by it:
+  /// The runtime's own work per runtime_op (models/platform.hpp contract 15), indexed by it:
   /// message, turn, envelope, mailbox_push, mailbox_pop.
   std::array<double, 5> runtime{};
   /// Contract 11's queue_op per queue_kind: deque, locked.
@@ -160,7 +160,7 @@ inline void point(const std::source_location& at = std::source_location::current
 /// [quantum / 2, quantum * 3 / 2) (mean: one quantum). A fixed threshold phase-locks with a
 /// periodic loop: pingpong's turn cost the same each time, so every turn yielded at the same
 /// operation (before its push) and the idle worker, which sees memory only while the busy one
-/// is yielded, never saw the pushed actor (1.7% of turns changed workers; 29% on real cores).
+/// is yielded, never saw the pushed actor (few turns changed workers, where on real cores many do).
 /// Drawn from a per-worker splitmix64 sequence: deterministic, like everything here.
 inline void next_yield_at(actor_state* me) {
   me->dither = splitmix64(me->dither);
@@ -182,9 +182,9 @@ inline double local_ns(const actor_state* me) { return me->base_ns + me->pending
 /// clock does not (it would have been doing its own work meanwhile; moving it would make a
 /// quantum's skew a delay on every line it reads from another core). Without this, an idle
 /// worker took work before it was pushed: pingpong on 2 dispatchers (distribution) was
-/// simulated 23% fast with the CPUs far apart, and a worker reached a lock "inside" a
-/// critical section whose result it had already seen (sharing: 26k contended locks per 100k
-/// bounces, where real cores made ~1k futex calls' worth).
+/// simulated too fast, and a worker reached a lock "inside" a critical section whose result
+/// it had already seen (sharing: many times more contended locks than real cores made futex
+/// calls).
 inline void not_before(actor_state* me, double ready_ns) {
   if (!me->idle) return;
   if (const double now = local_ns(me); ready_ns > now) me->pending_ns += ready_ns - now;

@@ -43,7 +43,7 @@ struct machine_model {
   /// Unlocking a lock another thread contended: glibc's futex wake syscall, nobody asleep.
   double contended_unlock = 0;
   double park = 0, unpark = 0, wake_latency = 0, spin = 0, yield = 0;
-  // the runtime's own non-atomic work (models/platform.hpp contract 14) and burn_ns's fixed cost
+  // the runtime's own non-atomic work (models/platform.hpp contract 15) and burn_ns's fixed cost
   double message = 0, turn = 0, envelope = 0, mailbox_push = 0, mailbox_pop = 0, burn_call = 0;
   /// A turn of an actor whose state is not in the core's private cache (see private_cache_kib).
   double cold_actor = 0;

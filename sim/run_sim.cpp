@@ -148,8 +148,8 @@ sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_
     h.sim_quantum_ns = o.quantum_ns;
     h.sim_machine_spec = o.machine.empty() ? s.machine : o.machine;
     h.sim_schedule = describe_schedule(o.schedule);
-    // The writer mode the recorder chose for every run before deferred became its default
-    // (commit 31363f6, measured on real workers only): write as the run goes where the machine
+    // The writer mode the recorder once chose for every run, before deferred writing became its
+    // default (a choice measured on real workers only): write as the run goes where the machine
     // has more hardware threads than the scenario has workers. Only the file's timing depends
     // on it, never the simulation.
     traces::recorder_options ro;

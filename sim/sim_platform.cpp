@@ -258,17 +258,17 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
 // all stay cached in 1 MiB however long between two visits of one. Why two units: fanout-idle
 // pushes to a random one of 100000 actors and runs its turn a few thousand actors later; the
 // push misses on the cell, the turn on the behavior, which the push did not reach. As one
-// unit the turn was found warm, and fanout-idle on 1 worker simulated 26-53% fast. It stays
+// unit the turn was found warm, and fanout-idle on 1 worker simulated far too fast. It stays
 // two units for a behavior built in the cell (spawn_as), whose turn touches only the line the
-// push wrote: fanout-idle's real runs did not get faster when its behaviors moved there (1
-// worker, 2026-12-03, far state: shared-queue 51.9 ms, stealing 87.6; 56.6 and 88.2 before),
-// and one unit simulated them at 33.3 and 81.8 (56.3 and 99.2 as two): in the real runs the
-// turn, a few thousand actors after the push, misses again on what the push brought.
+// push wrote: fanout-idle's real runs did not get faster when its behaviors moved there, and
+// one unit simulated them too fast where two did not (docs/ACCURACY.md, "Figures behind the
+// code"): in the real runs the turn, a few thousand actors after the push, misses again on
+// what the push brought.
 // Nothing is recorded when the machine has no private_cache_kib or no cold_actor cost.
 // With a shared level (shared_cache_kib and llc_actor), every touch also goes to the head of
 // one LRU list for the whole machine; a touch that misses the private lists but finds its
-// units there costs llc_actor instead of cold_actor (this VM: a random walk over lines costs
-// 15-25 ns up to 4 MiB, 124 and more from 8 MiB on).
+// units there costs llc_actor instead of cold_actor (calibrate finds the shared level's size
+// and cost from a random walk's latency curve).
 void sim_platform::unlink(lru& l, place touch::*which, std::uint32_t unit) {
   place& t = unit_touch(unit).*which;
   (t.prev == no_unit ? l.head : (unit_touch(t.prev).*which).next) = t.next;
@@ -320,8 +320,8 @@ void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes, touch_a
 // 400000 messages queued before most are read) does not. memory_load, not cold_actor: an
 // actor's queued messages are a linked list, each envelope's address in the one before (the
 // first's in the cell), so their misses come one after another, with nothing to overlap them;
-// cold_actor is calibrated on a ring whose turns' misses overlap. stealing on fanout-idle,
-// real 162 ms on 1 worker, simulated 81 with cold_actor (68 ns) for its ~400000 envelope reads.
+// cold_actor is calibrated on a ring whose turns' misses overlap: stealing on fanout-idle
+// simulated half its real time with cold_actor for its envelope reads (docs/ACCURACY.md).
 void sim_platform::touch_message(std::uint32_t slot, touch_at at) {
   actor_state* me = g.cur;
   if (cache_bytes_ == 0 || me->core < 0) return;

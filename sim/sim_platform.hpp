@@ -127,10 +127,10 @@ class sim_platform {
   /// in_cell_lines for a behavior in the cell).
   void migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes,
                      behavior_at where = behavior_at::apart);
-  /// Platform contract 15: the running worker touches `actor` (cell and `bytes` of state):
+  /// Platform contract 13: the running worker touches `actor` (cell and `bytes` of state):
   /// charges cold_actor if the private-cache model (sim_platform.cpp) says it left the caches.
   void touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at = touch_at::turn);
-  /// Contract 16: a send writes envelope `slot` (push), a turn reads it (turn).
+  /// Contract 14: a send writes envelope `slot` (push), a turn reads it (turn).
   void touch_message(std::uint32_t slot, touch_at at);
   /// Platform contract 11: one run-queue push or pop's non-atomic work (queue_op). Static,
   /// like fence(), because the deques that would call it hold no platform reference.
@@ -141,7 +141,7 @@ class sim_platform {
     sim_detail::point();
   }
 
-  /// Platform contract 14: the runtime's own work for one `op` (message, turn, envelope,
+  /// Platform contract 15: the runtime's own work for one `op` (message, turn, envelope,
   /// mailbox push or pop), charged to the calling worker. Not a scheduling point: it is paid
   /// at the next one, so these charges number no new operations in an explore schedule.
   static void runtime_work(runtime_op op) {
@@ -155,7 +155,7 @@ class sim_platform {
   const sim_stats& stats() const { return stats_; }
   /// Records a failure and stops the simulation: every worker halts at its next yield.
   void abort_run(const std::string& why);
-  /// Contract 13: an invariant broke. The run fails with `why` as its error; the caller
+  /// Contract 16: an invariant broke. The run fails with `why` as its error; the caller
   /// halts (its stack points into the scheduler, which is never unwound).
   [[noreturn]] void fail(const std::string& why);
   /// What the run is doing (scheduler::state_report), appended to the error when the
@@ -186,9 +186,9 @@ class sim_platform {
   /// The lines of those bytes a migrated turn misses on (migrate_state): scattered, one transfer each.
   static constexpr double actor_overhead_lines = actor_overhead_bytes / 64;
   /// The same with the behavior in the cell's first line (behavior_at::in_cell): that line
-  /// only. Measured: forward on 2 workers, CPUs far apart (a line transfer 68-76 ns), with its
-  /// behaviors apart then in the cell: 11.5 -> 19.7 M msgs/s, 72 ns less a message with half
-  /// of them migrating, two transfers a migration (the behavior line's read, then its write).
+  /// only. A behavior apart cost a migration two more transfers (its line's read, then its
+  /// write); forward on 2 workers with its behaviors apart, then in the cell, measures it
+  /// (docs/PERFORMANCE.md).
   static constexpr double in_cell_lines = 1;
   /// Of those, the cell's (a push writes them); the rest, with the declared state, are the behavior's.
   static constexpr double cell_bytes = 128;

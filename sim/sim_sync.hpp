@@ -117,11 +117,10 @@ class atomic {
 /// the holder's wake finds a sleeper (`unpark`), and the waiter sleeps until a wake-up
 /// latency (`wake_latency`) after the release, the lock free meanwhile: a worker arriving in
 /// between takes it first, and the waiter then tries again (and may sleep again).
-/// Without that, forward with a shared queue on 16 real cores took 1337 ms where the model
-/// said 226 (real cores got slower from 2 workers on, the model faster); with it, 399: the
-/// rest of that collapse is not modeled (README, "On 16 real cores"). The holder has
-/// already unlocked when the waiter runs (one worker runs at a time), so its wake is added
-/// to its pending charge.
+/// Without that, forward with a shared queue got faster in the model from 2 workers on where
+/// real cores got slower; with it, part of that collapse is modeled, not all of it
+/// (docs/VALIDATION.md, docs/ACCURACY.md). The holder has already unlocked when the waiter
+/// runs (one worker runs at a time), so its wake is added to its pending charge.
 ///
 /// A hand-off (`lock_handoff`: the data the lock guards coming over from the last holder's
 /// core) lies inside the span of a lock taken by a waiter (one that arrived inside another's
@@ -129,9 +128,10 @@ class atomic {
 /// of release, transfer, critical section, so whoever arrives during the transfer waits for
 /// it too. A lock taken uncontended pays its hand-off before its span: nobody was waiting.
 /// (Counting every hand-off inside the span put the idle worker's polls of pingpong's shared
-/// queue on 2 workers inside the other's spans, each paying the futex path: +119% against
-/// real runs, from +5.5%.) Against the 16-core runs, forward with a shared queue on 2 to 16
-/// workers went from -25..-70% off to -13..-41% with this rule (docs/ACCURACY.md).
+/// queue on 2 workers inside the other's spans, each paying the futex path, far slower than
+/// real runs.) Against the 16-core runs, this rule brought forward with a shared queue on 2
+/// to 16 workers much closer to the real runs (docs/ACCURACY.md, "a waiter's hand-off inside
+/// its critical section").
 class mutex {
  public:
   mutex() = default;

@@ -17,11 +17,11 @@
 //   then the events, then unused bytes (< 2 x max_lane_record_bytes). What the codec leaves
 //   out is implied by earlier events of the same chunk only, so the writer decodes a chunk on
 //   its own, and learns how many events it holds by decoding it: the producer does not count
-//   them (an add to memory per event: 3 instructions per message of forward at decisions
-//   level and 6 at full, bench/trace_instructions.sh; the recorder counts them as it decodes).
+//   them (an add to memory per event, which bench/trace_instructions.sh counts; the recorder
+//   counts them as it decodes).
 //
 // Sparse clock reads (the real backend)
-//   Reading the TSC costs 10-30 ns, as much as a whole message turn of `forward`, so a lane
+//   Reading the TSC costs as much as a whole message turn of `forward`, so a lane
 //   reads its clock ("stamps") only for some events: always for rare, idle-related kinds
 //   (worker start/stop, idle, park, unpark, steal, donate, migrate, thread start/retire)
 //   and the event after an idle, park or unpark (so idle spells start and end exactly), for
@@ -183,9 +183,9 @@ class alignas(64) event_lane {
     check_.store(stamp_pos_ < closing_ ? stamp_pos_ : closing_, std::memory_order_relaxed);
   }
   /// Asks for the buffer line ~4 lines ahead in writable state. Without it each new line is a
-  /// store miss, and the worker's next seq_cst RMW (a mailbox push) waits for it to drain:
-  /// ~20 ns per message on forward (with 24-byte events). A prefetch never faults, even
-  /// past the chunk's end.
+  /// store miss, and the worker's next seq_cst RMW (a mailbox push) waits for it to drain, a
+  /// large part of a traced message's time on forward. A prefetch never faults, even past the
+  /// chunk's end.
   static void prefetch_ahead(const std::uint8_t* p) {
 #if defined(__x86_64__)
     asm volatile("prefetchw %0" : : "m"(*(p + 256)));  // any x86-64 since 2014

@@ -7,8 +7,8 @@
 //   turn of one message takes 40 bytes at full level (6 events) and 16 at decisions (3).
 //
 // Why fixed-width fields and not varints
-//   An encoder that compares fields with predictions and writes varints takes ~2-5 ns per
-//   event (forward's full-level tracing overhead rose to 36-46%). This one writes whole
+//   An encoder that compares fields with predictions and writes varints takes several ns per
+//   event, far past the tracing overhead's budget on forward. This one writes whole
 //   4- and 8-byte words: each hot kind has one short form, chosen by one or two compares
 //   that always go the same way in a given call site, so that, inlined where the worker
 //   emits the event with a constant kind, an event is a few shifts and one to three stores,
@@ -192,8 +192,7 @@ class lane_codec {
   /// Writes the head at `p` and the event's 4-byte fields `v` from `q` on (after the time, if
   /// stamped); returns the byte after them. In 8-byte stores where two words are adjacent (the
   /// head and the first field when unstamped, then fields in pairs): the same bytes in fewer
-  /// stores and instructions (callgrind, forward: 2 stores and 3 instructions a message fewer
-  /// at decisions level, 4 and 3 at full).
+  /// stores and instructions (bench/trace_instructions.sh counts them).
   template <class... V>
   [[gnu::always_inline]] static std::uint8_t* finish(std::uint8_t* p, std::uint32_t head, std::uint8_t* q, V... v) {
     const std::uint32_t f[sizeof...(V) + 1] = {std::uint32_t(v)...};

@@ -21,10 +21,9 @@
 //     outgrows the rings degrades to concurrent draining; no event is ever dropped.
 //   - concurrent: the writer drains chunks as they fill, so memory stays at the lanes' rings
 //     (memory_budget, 64 MiB). Not the default even where the writer has a core of its own:
-//     one writer converts ~55 M events per second, and one worker of `forward` produces
-//     ~100 M, so the workers wait for it (forward on one worker and a spare core, this
-//     machine: 58.5% slower traced at decisions level than untraced, ~19,000 stalls a run,
-//     against 22.8% deferred; README "How fast it is"). Kept for tests and small-memory hosts.
+//     one writer converts fewer events per second than one worker of `forward` produces, so
+//     the workers wait for it (forward on one worker and a spare core: docs/PERFORMANCE.md).
+//     Kept for tests and small-memory hosts.
 //
 // Invariants
 //   1. Each lane has exactly one producer at a time; the platform maps worker i to lane i
@@ -78,9 +77,9 @@ struct recorder_options {
   std::size_t memory_budget = 64u << 20;  ///< concurrent mode: chunk memory for all lanes together
   std::size_t deferred_budget = 0;        ///< deferred mode: 0 = min(4 GiB, physical memory / 4)
   writer_mode mode = writer_mode::deferred;
-  /// Target time between clock reads on sampled lanes. A TSC read costs ~28 ns on this
-  /// (virtualized) machine; 2 us instead of 1 us took forward's decisions-level overhead
-  /// from ~12.7% to ~10.3% (median of 24 rounds), at twice the interpolation error.
+  /// Target time between clock reads on sampled lanes. A TSC read costs as much as a short
+  /// turn on a virtualized machine; 2 us instead of 1 us cut forward's decisions-level
+  /// overhead measurably, at twice the interpolation error.
   /// A traced real run takes it from the environment variable TWINSCHED_TRACE_STAMP_NS if
   /// set (runtime/run_threads.cpp): bench/trace_instructions.sh, which runs under valgrind
   /// ~50x slower, sets it 50x larger so that the run stamps as often per event as a real one.
@@ -89,14 +88,12 @@ struct recorder_options {
   /// the hot path only. The file then holds the header and footer but no events (and the
   /// footer's per-actor message counts are 0), and memory() counts the bytes but not the
   /// events (only decoding counts them). Decoding them in finish() just to count them slowed
-  /// the trace bench's next, untraced run (forward on 2 workers, ~70 -> ~60 M msgs/s,
-  /// alternated launches).
+  /// the trace bench's next, untraced run.
   bool discard = false;
   /// Deferred mode: events the run is expected to record (0: unknown). The rings' pages for
   /// about that many (prefault_event_bytes each, up to the budget) are faulted in before the
-  /// run, so the run does not pay for zeroing fresh memory as it fills them: at ~1.4 GB for
-  /// forward's 20 M messages at decisions level (24-byte events then) that was most of the
-  /// tracing overhead (24% vs 8% with the memory reused). Costs setup time (~0.2 s per GB)
+  /// run, so the run does not pay for zeroing fresh memory as it fills them: for forward's
+  /// 20 M messages at decisions level that was most of the tracing overhead. Costs setup time
   /// and that much resident memory.
   std::uint64_t expected_events = 0;
 };

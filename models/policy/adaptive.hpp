@@ -13,7 +13,7 @@
 //        SUM_QUEUED(B)", checked before each move (plan_split). Two equal actors sharing a
 //        thread are split (12 + 12 > 0: one moves); a rule that moved an actor only if the
 //        receiver then held less than the giver never split them, and left pi's 8 actors on
-//        6 threads of 8 (README: "The Kontraktor Pi table").
+//        6 threads of 8 (docs/KONTRAKTOR_PI.md).
 //     3. At the maximum it rebalances "based on summation of queued messages and overload
 //        observations": each thread publishes whether it is overloaded (ran overload_after
 //        messages since it last went idle). A running thread that is not (it has gone idle

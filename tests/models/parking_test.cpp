@@ -75,12 +75,12 @@ TEST_CASE("a waker landing anywhere in a sleeper's announce and re-check is seen
   }
 }
 
-// Issue 15's hang, in miniature. Worker 1 sleeps (announced, re-checked, parked). Worker 0
-// announces; at each point of that announce, worker 2 hands worker 0 an actor (and claims
-// it), then hands worker 1 one and wakes it. With the flag raised before count_ was
-// incremented, the claim of worker 0 could take count_ to 0 before worker 0 incremented
-// it, so the wake for worker 1 read count_ == 0 and woke nobody: worker 1 slept on with
-// an actor in its queue.
+// The hang of parking.hpp's "Why the order inside step 1 matters", in miniature. Worker 1
+// sleeps (announced, re-checked, parked). Worker 0 announces; at each point of that
+// announce, worker 2 hands worker 0 an actor (and claims it), then hands worker 1 one and
+// wakes it. With the flag raised before count_ was incremented, the claim of worker 0 could
+// take count_ to 0 before worker 0 incremented it, so the wake for worker 1 read count_ == 0
+// and woke nobody: worker 1 slept on with an actor in its queue.
 TEST_CASE("claiming one sleeper mid-announce never hides another sleeper from its wake (count_ never under-counts)") {
   const unsigned n = points_in_announce();
   for (unsigned k = 0; k <= n; ++k) {

@@ -114,11 +114,11 @@ TEST_CASE("every policy runs the skewed, fanout-idle and burst workloads to thei
   }
 }
 
-// Issue 15: sharing with three parked workers hung in CI (TSan's timing) because a wake-up
-// was lost in parking.hpp; every policy that wakes a chosen worker (sharing, distribution,
-// adaptive) could lose it. The case as it hung, over many seeds; a hang is reported by the
+// A hang CI once met: sharing with three parked workers hung (TSan's timing) because a wake-up
+// was lost in parking.hpp ("Why the order inside step 1 matters"); every policy that wakes a
+// chosen worker (sharing, distribution, adaptive) could lose it. The case as it hung, over many seeds; a hang is reported by the
 // test's deadline (doctest_main.cpp) with the state of the run.
-TEST_CASE("policies that wake a chosen worker never strand an actor in a parked worker's queue (issue 15)" *
+TEST_CASE("policies that wake a chosen worker never strand an actor in a parked worker's queue" *
           doctest::test_suite("concurrency") * doctest::timeout(400)) {
   for (std::string policy : {"sharing", "distribution", "adaptive"})
     for (std::uint64_t seed = 1; seed <= 40; ++seed) {

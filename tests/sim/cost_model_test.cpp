@@ -41,7 +41,7 @@ namespace {
 namespace cost {
 constexpr std::int64_t load = 1, store = 2, rmw = 5, fence = 10, queue_op = 20, spin = 40, handoff = 50, same = 100,
                        cross = 300, yield = 700, per_kib = 1000, park = 2000, unpark = 3000, wake = 7000;
-// the runtime's own work (platform contract 14) and burn_ns's fixed cost per call
+// the runtime's own work (platform contract 15) and burn_ns's fixed cost per call
 constexpr std::int64_t message = 3, turn = 4, envelope = 6, mailbox_push = 7, mailbox_pop = 8, burn_call = 9;
 // a lock-guarded run queue's own work; a touch of an actor that left the caches
 constexpr std::int64_t locked_queue_op = 11, cold_actor = 400;

@@ -1,6 +1,6 @@
 // The seeds' findings, reproduced on the simulator: deterministic, so these assertions cannot flake.
 //
-// One TEST_CASE per finding of issue 4, each with its scenario file scenarios/sim_*.toml
+// One TEST_CASE per finding the seeds report, each with its scenario file scenarios/sim_*.toml
 // (whose comments say what it shows and why its parameters are what they are). The measured
 // figures are printed with MESSAGE, so `test_sim_findings -s` shows them.
 #include <doctest/doctest.h>
@@ -113,7 +113,7 @@ TEST_CASE("finding 2: on the stock pi, adaptive from one thread stays within 1.6
     a.sched.max_workers = n;  // ...and may grow to n
     // The post's N is 1000 messages, a sliver of its run; pi.toml's whole run is 201
     // messages, so the default 1000 never fires. 1, the least there is, is the closest
-    // fraction (README: "The Kontraktor Pi table", with the other values' rows).
+    // fraction (docs/KONTRAKTOR_PI.md, with the other values' rows).
     a.sched.overload_after = 1;
     sim_result rd = simulate(d, o), ra = simulate(a, o);
     CAPTURE(n);
