@@ -1,12 +1,17 @@
-// Appending sweep rows to PREFIX.csv and PREFIX.jsonl, and reading them back for --resume.
+// Appending sweep rows to PREFIX.csv and PREFIX.jsonl, the sweep's record beside them, and reading them back for --resume.
 #include "sweep/result_files.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "scenarios/scenario_loader.hpp"
+#include "scenarios/toml_reader.hpp"
+#include "sweep/effective_scenario.hpp"
+#include "traces/output_file.hpp"
 
 namespace twinsched {
 namespace {
@@ -17,21 +22,38 @@ std::FILE* open_or_throw(const std::string& path, const char* how) {
   return f;
 }
 
-/// True if the file exists, is not empty and does not end in a newline (an interrupted write).
-bool ends_mid_line(const std::string& path) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in || in.tellg() <= 0) return false;
-  in.seekg(-1, std::ios::end);
-  char c = 0;
-  in.get(c);
-  return c != '\n';
+std::string whole_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
-std::string first_line(const std::string& path) {
-  std::ifstream in(path);
-  std::string l;
-  std::getline(in, l);
-  return l;
+std::vector<std::string> strings(const nlohmann::ordered_json& j) {
+  std::vector<std::string> v;
+  if (j.is_array())
+    for (const auto& x : j) v.push_back(x.is_string() ? x.get<std::string>() : x.dump());
+  return v;
+}
+
+std::string comma_list(const std::vector<std::string>& v) {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : ",") + x;
+  return s;
+}
+
+/// The record of the results already there; throws when it is missing or not a record.
+nlohmann::ordered_json read_record(const std::string& path, const std::string& rows_path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec))
+    throw scenario_error(path, 0, 0, "missing, so nothing says what the results in " + rows_path +
+                                         " ran with: cannot resume them (--overwrite starts anew)");
+  try {
+    nlohmann::ordered_json j = nlohmann::ordered_json::parse(whole_text(path));
+    if (j.is_object() && j.contains("axes") && j.contains("base")) return j;
+  } catch (const nlohmann::json::exception&) {
+  }
+  throw scenario_error(path, 0, 0, "not a sweep record: cannot resume the results beside it (--overwrite starts anew)");
 }
 
 }  // namespace
@@ -44,7 +66,7 @@ std::map<std::string, sweep_row> read_rows(const sweep_spec& spec, const std::st
   while (std::getline(in, line)) {
     if (line.empty()) continue;
     try {
-      sweep_row r = row_from_json(spec, nlohmann::json::parse(line));
+      sweep_row r = row_from_json(spec, nlohmann::ordered_json::parse(line));
       rows[r.key] = std::move(r);
     } catch (const std::exception&) {
       ++bad;
@@ -54,29 +76,106 @@ std::map<std::string, sweep_row> read_rows(const sweep_spec& spec, const std::st
   return rows;
 }
 
+nlohmann::ordered_json sweep_record(const sweep_spec& spec) {
+  const bool sim = std::find(spec.backends.begin(), spec.backends.end(), "sim") != spec.backends.end();
+  nlohmann::ordered_json j;
+  j["sweep"] = spec.name;
+  j["file"] = spec.source;
+  j["params"] = spec.params;
+  j["backends"] = spec.backends;
+  j["axes"] = nlohmann::ordered_json::object();
+  for (const auto& a : spec.axes) j["axes"][a.name] = a.values;
+  j["base"] = effective_scenario(spec.base, sim ? &spec.sim : nullptr);
+  return j;
+}
+
+std::vector<std::string> record_differences(const nlohmann::ordered_json& before, const nlohmann::ordered_json& now) {
+  std::vector<std::string> d;
+  const auto field = [](const nlohmann::ordered_json& j, const char* k) {
+    return j.is_object() && j.contains(k) ? j.at(k) : nlohmann::ordered_json();
+  };
+  const auto old_backends = strings(field(before, "backends")), new_backends = strings(field(now, "backends"));
+  if (old_backends != new_backends)
+    d.push_back("backend was " + comma_list(old_backends) + ", is " + comma_list(new_backends));
+  const nlohmann::ordered_json old_axes = field(before, "axes"), new_axes = field(now, "axes");
+  std::vector<std::string> old_names, new_names;
+  if (old_axes.is_object())
+    for (auto it = old_axes.begin(); it != old_axes.end(); ++it) old_names.push_back(it.key());
+  if (new_axes.is_object())
+    for (auto it = new_axes.begin(); it != new_axes.end(); ++it) new_names.push_back(it.key());
+  for (const auto& n : new_names) {
+    const std::string values = comma_list(strings(new_axes.at(n)));
+    if (std::find(old_names.begin(), old_names.end(), n) == old_names.end())
+      d.push_back("axis " + n + " is new (" + values + ")");
+    else if (const std::string was = comma_list(strings(old_axes.at(n))); was != values)
+      d.push_back("axis " + n + " was " + was + ", is " + values);
+  }
+  for (const auto& n : old_names)
+    if (std::find(new_names.begin(), new_names.end(), n) == new_names.end())
+      d.push_back("axis " + n + " is gone (was " + comma_list(strings(old_axes.at(n))) + ")");
+  if (d.empty() && old_names != new_names)  // the same axes in another order number the cells differently
+    d.push_back("the axes' order was " + detail::joined(old_names) + ", is " + detail::joined(new_names));
+  for (auto& x : differences(field(before, "base"), field(now, "base"))) d.push_back(std::move(x));
+  return d;
+}
+
 result_files::result_files(const sweep_spec& spec, const std::string& prefix, mode m)
-    : spec_(spec), csv_path_(prefix + ".csv"), jsonl_path_(prefix + ".jsonl") {
+    : spec_(spec),
+      csv_path_(prefix + ".csv"),
+      jsonl_path_(prefix + ".jsonl"),
+      record_path_(prefix + ".sweep.json"),
+      columns_(scenario_columns(spec)) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const bool csv_exists = fs::exists(csv_path_, ec), jsonl_exists = fs::exists(jsonl_path_, ec);
   if (m == mode::create && (csv_exists || jsonl_exists))
     throw scenario_error(jsonl_exists ? jsonl_path_ : csv_path_, 0, 0,
                          "already exists: --resume continues that sweep, --overwrite starts it anew");
-  const std::string header = csv_header(spec);
-  if (m == mode::resume) {
-    if (csv_exists && !first_line(csv_path_).empty() && first_line(csv_path_) != header)
-      throw scenario_error(csv_path_, 1, 1, "its columns are not this sweep's (were the axes changed?): cannot resume it");
-    rows_ = read_rows(spec, jsonl_path_);
+  const nlohmann::ordered_json record = sweep_record(spec);
+  std::string csv_text = csv_header(spec) + "\n";
+  if (m == mode::resume && (csv_exists || jsonl_exists)) {
+    const auto diff = record_differences(read_record(record_path_, jsonl_path_), record);
+    if (!diff.empty()) {
+      std::string what;
+      for (const auto& x : diff) what += (what.empty() ? "" : "; ") + x;
+      throw scenario_error(record_path_, 0, 0,
+                           "the results beside it are another sweep's (" + what +
+                               "): cannot resume them (--overwrite starts anew, -o names another prefix)");
+    }
+    // Every complete row is kept; a last line cut short (no newline, or not a row) is dropped
+    // so that its cell runs again; a damaged row before it is not guessed at.
+    const std::string text = whole_text(jsonl_path_);
+    std::string jsonl_text;
+    std::size_t line_no = 0;
+    for (std::size_t at = 0; at < text.size();) {
+      const std::size_t nl = text.find('\n', at);
+      const bool complete = nl != std::string::npos;
+      const std::string line = text.substr(at, complete ? nl - at : std::string::npos);
+      at = complete ? nl + 1 : text.size();
+      ++line_no;
+      if (line.empty()) continue;
+      try {
+        if (!complete) throw std::runtime_error("no newline at its end");
+        sweep_row r = row_from_json(spec, nlohmann::ordered_json::parse(line));
+        jsonl_text += line + "\n";
+        csv_text += csv_line(r, columns_) + "\n";
+        rows_[r.key] = std::move(r);
+      } catch (const std::exception& e) {
+        if (text.find_first_not_of('\n', at) != std::string::npos)
+          throw scenario_error(jsonl_path_, std::uint32_t(line_no), 1,
+                               std::string("not a sweep row (") + e.what() +
+                                   "); --resume drops only a last row cut short: remove the line or --overwrite");
+        dropped_ = 1;
+      }
+    }
+    if (dropped_) files::write_whole(jsonl_path_, jsonl_text);
+  } else {
+    files::write_whole(record_path_, record.dump(2) + "\n");  // first: rows never lie beside no record
+    files::write_whole(jsonl_path_, "");
   }
-  const bool fresh = m != mode::resume;
-  const bool csv_glue = !fresh && ends_mid_line(csv_path_), jsonl_glue = !fresh && ends_mid_line(jsonl_path_);
-  csv_ = open_or_throw(csv_path_, fresh ? "w" : "a");
-  jsonl_ = open_or_throw(jsonl_path_, fresh ? "w" : "a");
-  if (csv_glue) std::fputc('\n', csv_);
-  if (jsonl_glue) std::fputc('\n', jsonl_);
-  if (fresh || !csv_exists || first_line(csv_path_).empty()) std::fprintf(csv_, "%s\n", header.c_str());
-  std::fflush(csv_);
-  std::fflush(jsonl_);
+  files::write_whole(csv_path_, csv_text);  // on resume: the rows of the JSON lines, in their order
+  csv_ = open_or_throw(csv_path_, "a");
+  jsonl_ = open_or_throw(jsonl_path_, "a");
 }
 
 result_files::~result_files() {
@@ -87,7 +186,7 @@ result_files::~result_files() {
 void result_files::append(const sweep_row& r) {
   std::fprintf(jsonl_, "%s\n", row_json(spec_, r).dump().c_str());
   std::fflush(jsonl_);
-  std::fprintf(csv_, "%s\n", csv_line(r).c_str());
+  std::fprintf(csv_, "%s\n", csv_line(r, columns_).c_str());
   std::fflush(csv_);
   rows_[r.key] = r;
 }

@@ -1,9 +1,13 @@
 // Sweep rows: a cell's result flattened to one CSV line or one JSON object, and read back for --resume and gathering.
 #include "sweep/sweep_row.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <map>
 #include <stdexcept>
+
+#include "sweep/effective_scenario.hpp"
 
 namespace twinsched {
 namespace {
@@ -15,7 +19,7 @@ std::string number(double x) {
   return std::string(b, p);
 }
 
-std::string quoted(const std::string& s) {
+std::string csv_field(const std::string& s) {
   if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
   std::string q = "\"";
   for (char ch : s) {
@@ -33,7 +37,7 @@ nlohmann::ordered_json axis_json(const std::string& v) {
   return v;
 }
 
-std::string axis_text(const nlohmann::json& j) {
+std::string axis_text(const nlohmann::ordered_json& j) {
   if (j.is_string()) return j.get<std::string>();
   if (j.is_boolean()) return j.get<bool>() ? "true" : "false";
   return j.dump();
@@ -46,6 +50,7 @@ sweep_row base_row(const sweep_cell& c, double wall_s) {
   r.backend = c.backend;
   r.values = c.values;
   r.wall_s = wall_s;
+  r.scenario = c.effective;
   return r;
 }
 
@@ -83,18 +88,34 @@ sweep_row error_row(const sweep_cell& c, const std::string& error, double wall_s
   return r;
 }
 
+std::vector<std::string> scenario_columns(const sweep_spec& spec) {
+  const bool sim = std::find(spec.backends.begin(), spec.backends.end(), "sim") != spec.backends.end();
+  std::vector<std::string> columns;
+  for (auto& [name, v] : leaves(effective_scenario(spec.base, sim ? &spec.sim : nullptr)))
+    if (std::none_of(spec.axes.begin(), spec.axes.end(), [&](const sweep_axis& a) { return a.name == name; }))
+      columns.push_back(name);
+  return columns;
+}
+
 std::string csv_header(const sweep_spec& spec) {
   std::string h = "cell,backend";
-  for (const auto& a : spec.axes) h += "," + quoted(a.name);
+  for (const auto& a : spec.axes) h += "," + csv_field(a.name);
+  for (const auto& c : scenario_columns(spec)) h += "," + csv_field(c);
   return h + ",verdict,makespan_s,msgs_per_s,messages,steals,donations,migrations,parks,event_hash,error,wall_s";
 }
 
-std::string csv_line(const sweep_row& r) {
+std::string csv_line(const sweep_row& r, const std::vector<std::string>& columns) {
   std::string l = std::to_string(r.cell) + "," + r.backend;
-  for (const auto& v : r.values) l += "," + quoted(v);
+  for (const auto& v : r.values) l += "," + csv_field(v);
+  std::map<std::string, std::string> setting;
+  for (auto& [name, v] : leaves(r.scenario)) setting.emplace(name, leaf_text(v));
+  for (const auto& c : columns) {
+    auto it = setting.find(c);
+    l += "," + (it == setting.end() ? std::string() : csv_field(it->second));
+  }
   l += "," + r.verdict + "," + number(r.makespan_s) + "," + number(r.msgs_per_s) + "," + std::to_string(r.messages) +
        "," + std::to_string(r.steals) + "," + std::to_string(r.donations) + "," + std::to_string(r.migrations) + "," +
-       std::to_string(r.parks) + "," + r.event_hash + "," + quoted(r.error) + "," + number(r.wall_s);
+       std::to_string(r.parks) + "," + r.event_hash + "," + csv_field(r.error) + "," + number(r.wall_s);
   return l;
 }
 
@@ -115,10 +136,11 @@ nlohmann::ordered_json row_json(const sweep_spec& spec, const sweep_row& r) {
   j["event_hash"] = r.event_hash;
   j["error"] = r.error;
   j["wall_s"] = r.wall_s;
+  j["scenario"] = r.scenario;
   return j;
 }
 
-sweep_row row_from_json(const sweep_spec& spec, const nlohmann::json& j) {
+sweep_row row_from_json(const sweep_spec& spec, const nlohmann::ordered_json& j) {
   try {
     sweep_row r;
     r.cell = j.at("cell").get<std::size_t>();
@@ -136,6 +158,7 @@ sweep_row row_from_json(const sweep_spec& spec, const nlohmann::json& j) {
     r.event_hash = j.at("event_hash").get<std::string>();
     r.error = j.at("error").get<std::string>();
     r.wall_s = j.at("wall_s").get<double>();
+    if (j.contains("scenario")) r.scenario = j.at("scenario");
     return r;
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("not a sweep row: ") + e.what());

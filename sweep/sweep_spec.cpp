@@ -3,17 +3,20 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <variant>
 
 #include "scenarios/scenario_loader.hpp"
 #include "models/whole_number.hpp"
 #include "scenarios/toml_reader.hpp"
 #include "sim/machine_model.hpp"
+#include "sweep/effective_scenario.hpp"
 
 namespace twinsched {
 
@@ -108,6 +111,27 @@ void read_axes(const toml_reader& r, const toml::table& t, const std::string& pr
     a.column = k->source().begin.column;
     spec.axes.push_back(std::move(a));
   }
+}
+
+/// A parameter's value as an axis holds it (as value_text writes a TOML value).
+std::string param_text(const param_value& v) {
+  return std::visit(
+      [](const auto& x) -> std::string {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, std::string>)
+          return x;
+        else if constexpr (std::is_same_v<T, bool>)
+          return x ? "true" : "false";
+        else if constexpr (std::is_same_v<T, double>) {
+          char b[64];
+          auto [p, ec] = std::to_chars(b, b + sizeof b, x);
+          std::string t(b, p);
+          if (t.find_first_of(".e") == std::string::npos) t += ".0";
+          return t;
+        } else
+          return std::to_string(x);
+      },
+      v);
 }
 
 std::string read_text(const std::string& path) {
@@ -245,6 +269,26 @@ void apply_axis_override(sweep_spec& spec, std::string_view assignment) {
     spec.axes.push_back(std::move(a));
 }
 
+void apply_param(sweep_spec& spec, std::string_view assignment) {
+  const std::string where = "--param " + std::string(assignment);
+  scenario checked = spec.base;
+  apply_param_override(checked, assignment);  // the key and the value, with errors naming --param
+  const std::string key(assignment.substr(0, assignment.find('=')));
+  spec.params.emplace_back(assignment);
+  auto it = std::find_if(spec.axes.begin(), spec.axes.end(), [&](const sweep_axis& a) { return a.name == "workload." + key; });
+  if (it == spec.axes.end()) {
+    spec.base = std::move(checked);
+    return;
+  }
+  if (it->line == 0)
+    throw scenario_error(where, 0, 0, "--axis " + it->name + " sets it too; give it once");
+  if (it->values.size() > 1)
+    throw scenario_error(where, 0, 0,
+                         it->name + " is an axis of this sweep (" + joined(it->values) + " at " + spec.source + ":" +
+                             std::to_string(it->line) + "); one value for every cell: --axis " + it->name + "=V");
+  it->values = {param_text(checked.workload_params.at(key))};  // the value the file fixed, replaced
+}
+
 std::vector<sweep_cell> expand(const sweep_spec& spec) {
   std::vector<sweep_cell> cells;
   const bool has_workers = std::any_of(spec.axes.begin(), spec.axes.end(), [](auto& a) { return a.name == "workers"; });
@@ -270,6 +314,11 @@ std::vector<sweep_cell> expand(const sweep_spec& spec) {
       } catch (const config_error& e) {
         throw scenario_error(spec.source, spec.axes_line, spec.axes_column,
                              "the cell " + c.key + " cannot run: " + e.what());
+      }
+      try {
+        c.effective = effective_scenario(c.s, backend == "sim" ? &c.o : nullptr);
+      } catch (const config_error& e) {  // a machine that loaded when its axis was read, gone since
+        throw scenario_error(spec.source, spec.axes_line, spec.axes_column, "the cell " + c.key + ": " + e.what());
       }
       cells.push_back(std::move(c));
       more = false;

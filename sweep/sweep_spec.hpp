@@ -19,6 +19,8 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "models/config.hpp"
 #include "sim/run_sim.hpp"
 
@@ -37,6 +39,7 @@ struct sweep_spec {
   scenario base;       ///< the base scenario every cell starts from
   std::vector<std::string> backends;  ///< "sim", "real" (both: sim first)
   std::vector<sweep_axis> axes;       ///< in the file's order; --axis replaces or appends
+  std::vector<std::string> params;    ///< the --param assignments applied, as given
   sim_options sim;                    ///< [sim]: interleave, time limit (cores and machine come from the axes)
   std::uint32_t axes_line = 0, axes_column = 0;  ///< where [axes] is, for errors about combinations
 };
@@ -49,6 +52,7 @@ struct sweep_cell {
   std::string key;                  ///< "backend=sim policy=stealing cores=4": identifies the cell in result files
   scenario s;                       ///< the scenario with the values applied, validated
   sim_options o;                    ///< cores and machine for a sim cell
+  nlohmann::ordered_json effective;  ///< every setting the cell runs with (effective_scenario.hpp); its row records it
 };
 
 /// The axes a sweep may vary besides workload.<param>.
@@ -60,6 +64,12 @@ sweep_spec load_sweep_text(std::string_view text, const std::string& source_name
 
 /// "--axis NAME=V1,V2": replaces the axis NAME, or adds it; errors name "--axis ...".
 void apply_axis_override(sweep_spec& spec, std::string_view assignment);
+
+/// "--param KEY=VALUE": sets the workload parameter KEY for every cell. Where the sweep file
+/// fixes it (workload.KEY with a single value), the value replaces that one, so cell keys and
+/// rows show it; otherwise it goes into the base scenario. A KEY that is an axis (several
+/// values, or given by --axis) is refused: scenario_error naming the axis. Apply --axis first.
+void apply_param(sweep_spec& spec, std::string_view assignment);
 
 /// Every cell, backends outermost, then the axes in order (the last varies fastest). Each
 /// cell's scenario is validated; an impossible combination throws scenario_error at [axes].

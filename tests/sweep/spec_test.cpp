@@ -4,6 +4,7 @@
 #include <string>
 
 #include "scenarios/scenario_loader.hpp"
+#include "sweep/effective_scenario.hpp"
 #include "sweep/sweep_spec.hpp"
 #include "one_line_error.hpp"
 
@@ -65,6 +66,44 @@ TEST_CASE("--axis replaces an axis or adds one, and checks its values") {
   CHECK_THROWS_WITH_AS(apply_axis_override(s, "idle=nap"), doctest::Contains("--axis idle=nap: unknown idle strategy 'nap'"),
                        scenario_error);
   CHECK_THROWS_WITH_AS(apply_axis_override(s, "colour=red"), doctest::Contains("unknown axis 'colour'"), scenario_error);
+}
+
+TEST_CASE("--param replaces a value the sweep file fixes, goes into the base scenario otherwise, and is refused for an axis") {
+  sweep_spec s = load_sweep_text("[axes]\ncores = [1, 2]\nworkload.tokens = 50\nworkload.hops = [10, 20]\n", "p.toml");
+  apply_param(s, "tokens=7");
+  auto cells = expand(s);
+  REQUIRE(cells.size() == 4);
+  CHECK(cells[0].key == "backend=sim cores=1 workload.tokens=7 workload.hops=10");
+  CHECK(std::get<std::int64_t>(cells[3].s.workload_params.at("tokens")) == 7);
+  CHECK(cells[3].effective["workload"]["tokens"] == 7);
+  CHECK(s.params == std::vector<std::string>{"tokens=7"});
+  CHECK_THROWS_WITH_AS(apply_param(s, "hops=5"),
+                       doctest::Contains("--param hops=5: workload.hops is an axis of this sweep (10, 20 at p.toml:4)"),
+                       scenario_error);
+  CHECK_THROWS_WITH_AS(apply_param(s, "nope=1"), doctest::Contains("unknown parameter 'nope'"), scenario_error);
+  apply_axis_override(s, "workload.tokens=3");
+  CHECK_THROWS_WITH_AS(apply_param(s, "tokens=8"), doctest::Contains("--axis workload.tokens sets it too"), scenario_error);
+
+  sweep_spec base = load_sweep_text("[axes]\ncores = [1, 2]\n", "b.toml");
+  apply_param(base, "tokens=9");
+  CHECK(expand(base)[1].effective["workload"]["tokens"] == 9);
+}
+
+TEST_CASE("a cell's effective scenario holds every setting it runs with") {
+  sweep_spec s = load_sweep_text("backend = \"both\"\n[axes]\npolicy = [\"sharing\"]\nseed = 4\n[sim]\ntime_limit = 5\n", "e.toml");
+  auto cells = expand(s);
+  REQUIRE(cells.size() == 2);
+  const auto& e = cells[0].effective;
+  CHECK(e["scheduler"]["policy"] == "sharing");
+  CHECK(e["seed"] == 4);
+  CHECK(e["workload"]["kind"] == "forward");
+  CHECK(e["workload"].contains("hops"));  // defaults filled
+  CHECK(e["scheduler"]["idle"]["strategy"] == "backoff");
+  CHECK(e["machine"] == "default");
+  CHECK(e["sim"]["time_limit_s"] == 5.0);
+  CHECK(e["sim"]["cores"].get<int>() > 0);  // no cores axis: the machine's
+  CHECK_FALSE(cells[1].effective.contains("sim"));  // a real cell
+  for (auto& [name, v] : leaves(e)) CHECK_FALSE(v.is_null());
 }
 
 TEST_CASE("an unknown axis, a bad value and an impossible cell fail at their place in the file") {
