@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <memory>
 #include <set>
 #include <string>
@@ -17,10 +18,12 @@
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "sweep/effective_scenario.hpp"
 #include "sweep/local_runner.hpp"
 #include "sweep/result_files.hpp"
 #include "sweep/slurm.hpp"
 #include "sweep/sweep_report.hpp"
+#include "traces/output_file.hpp"
 
 namespace twinsched::cli {
 namespace {
@@ -69,8 +72,8 @@ struct tally {
 
 sweep_spec load_spec(const sweep_cli& c) {
   sweep_spec spec = load_sweep_file(c.file);
-  for (const auto& p : c.params) apply_param_override(spec.base, p);
   for (const auto& a : c.axes) apply_axis_override(spec, a);
+  for (const auto& p : c.params) apply_param(spec, p);  // after --axis: a --param may not name an axis
   return spec;
 }
 
@@ -81,10 +84,43 @@ void write_report(const sweep_cli& c, const sweep_spec& spec, const std::map<std
     ro.heat_x = c.heatmap.substr(0, c.heatmap.find(','));
     ro.heat_y = c.heatmap.substr(c.heatmap.find(',') + 1);
   }
-  std::ofstream f(c.report);
-  write_sweep_report(f, spec, rows, ro);
-  if (!f) throw std::runtime_error("cannot write the report " + c.report);
+  files::output_file f(c.report);
+  write_sweep_report(f.stream(), spec, rows, ro);
+  f.commit();
   std::cout << "report " << c.report << '\n';
+}
+
+/// Refuses rows that ran something other than their cell does now: results of another sweep.
+void check_rows(const std::vector<sweep_cell>& cells, const std::map<std::string, sweep_row>& rows,
+                const std::string& file) {
+  for (const auto& cell : cells) {
+    auto it = rows.find(cell.key);
+    if (it == rows.end()) continue;
+    std::vector<std::string> d = differences(it->second.scenario, cell.effective);
+    if (it->second.cell != cell.index)
+      d.insert(d.begin(), "it was cell " + std::to_string(it->second.cell) + ", is cell " + std::to_string(cell.index));
+    if (!d.empty())
+      throw scenario_error(file, 0, 0, "the row of " + cell.key + " is another sweep's (" + d.front() +
+                                           (d.size() > 1 ? "; and " + plural(d.size() - 1, "more difference") : "") +
+                                           "): cannot resume it (--overwrite starts anew)");
+  }
+}
+
+/// The settings every cell shares, "k=v k=v ...", for --dry-run.
+std::string shared_settings(const std::vector<sweep_cell>& cells) {
+  if (cells.empty()) return "";
+  std::vector<std::pair<std::string, nlohmann::ordered_json>> common = leaves(cells.front().effective);
+  for (const auto& cell : cells) {
+    std::map<std::string, nlohmann::ordered_json> mine;
+    for (auto& [k, v] : leaves(cell.effective)) mine.emplace(k, v);
+    std::erase_if(common, [&](const auto& kv) {
+      auto it = mine.find(kv.first);
+      return it == mine.end() || it->second != kv.second;
+    });
+  }
+  std::string s;
+  for (auto& [k, v] : common) s += (s.empty() ? "" : " ") + k + "=" + leaf_text(v);
+  return s;
 }
 
 /// Appends the tasks' done rows that the sweep's own files lack; returns how many.
@@ -99,14 +135,17 @@ std::size_t gather(const sweep_spec& spec, const std::vector<sweep_cell>& cells,
     if (e.path().extension() == ".jsonl" && e.path().filename().string().rfind("task-", 0) == 0)
       files.push_back(e.path().string());
   std::sort(files.begin(), files.end());
-  for (const auto& f : files)
-    for (auto& [key, row] : read_rows(spec, f)) {
+  for (const auto& f : files) {
+    auto rows = read_rows(spec, f);
+    check_rows(cells, rows, f);
+    for (auto& [key, row] : rows) {
       if (!keys.count(key) || !row.done()) continue;
       auto it = results.rows().find(key);
       if (it != results.rows().end() && it->second.done()) continue;
       results.append(row);
       ++added;
     }
+  }
   return added;
 }
 
@@ -132,7 +171,8 @@ int finish(const sweep_cli& c, const sweep_spec& spec, const std::vector<sweep_c
   std::cout << "sweep " << spec.name << ": " << plural(cells.size(), "cell") << "; " << ran << "; " << ok << " OK, "
             << fail << " FAIL, " << error << " ERROR" << (missing ? ", " + std::to_string(missing) + " not run" : "")
             << '\n';
-  std::cout << "results " << results.csv_path() << ", " << results.jsonl_path() << '\n';
+  std::cout << "results " << results.csv_path() << ", " << results.jsonl_path() << " (what ran: "
+            << results.record_path() << ")\n";
   write_report(c, spec, results.rows());
   return ok == cells.size() ? 0 : 1;
 }
@@ -215,6 +255,7 @@ int run(const sweep_cli& c) {
   }
   if (c.dry_run) {
     for (const auto& cell : cells) std::cout << cell.index << '\t' << cell.key << '\n';
+    std::cout << "every cell: " << shared_settings(cells) << '\n';
     std::cout << "sweep " << spec.name << ": " << plural(cells.size(), "cell") << '\n';
     return 0;
   }
@@ -227,11 +268,20 @@ int run(const sweep_cli& c) {
     cells = std::move(mine);
   }
   const std::string prefix = c.out.empty() ? spec.name : c.out;
-  if (!fs::path(prefix).parent_path().empty()) fs::create_directories(fs::path(prefix).parent_path());
+  files::check_output(prefix, "-o");  // a folder ("results/") would get hidden ".csv" files
+  std::vector<std::string> inputs{c.file, spec.base.source};
+  for (const char* ext : {".csv", ".jsonl", ".sweep.json"}) files::check_output(prefix + ext, "-o", inputs);
+  if (!c.report.empty()) {
+    for (const char* ext : {".csv", ".jsonl", ".sweep.json"}) inputs.push_back(prefix + ext);
+    files::check_output(c.report, "--report", inputs);
+  }
   const auto mode = c.resume || c.gather ? result_files::mode::resume
                     : c.overwrite        ? result_files::mode::overwrite
                                          : result_files::mode::create;
   result_files results(spec, prefix, mode);
+  if (results.dropped())
+    std::cerr << "sweep: the last row of " << results.jsonl_path() << " was cut short: dropped, its cell runs again\n";
+  check_rows(cells, results.rows(), results.jsonl_path());
   if (c.slurm || c.gather) return run_slurm(c, spec, cells, results, prefix);
 
   auto todo = missing_cells(cells, results);
@@ -272,10 +322,20 @@ constexpr const char* sweep_footer = R"(A sweep file names a base scenario and t
   workload.hops = [100, 1000]              # any workload parameter (`twinsched list workloads`)
   [sim]                                    # optional: interleave = "coarse"|"fine", time_limit, quantum_ns
 Axes: policy, idle, workers, cores, machine, burst, fifo, steal, seed, workload.<parameter>.
-Results: one row per cell appended to PREFIX.csv and PREFIX.jsonl as it ends (every axis value,
-verdict, makespan_s, msgs_per_s, messages, steals, donations, migrations, parks, event hash, error,
-wall_s), so an interrupted sweep loses nothing: --resume skips the cells already done (ERROR rows
-are run again). Progress: a live line on a terminal, a plain line every 10 s otherwise.
+--param KEY=VALUE sets a workload parameter for every cell: it overrides the base scenario and
+a value the sweep file fixes (workload.KEY = V, one value; the cells' keys then show the new
+value). A KEY that is an axis (several values, or --axis workload.KEY) is refused (exit 2):
+change its values with --axis instead. --dry-run lists the cells and the settings they share.
+Results: one row per cell appended to PREFIX.csv and PREFIX.jsonl as it ends: every axis value,
+the complete scenario the cell ran (JSON: "scenario", nested as in a scenario file; CSV: one
+column per setting, e.g. workload.tokens, scheduler.idle.strategy, sim.cores), verdict,
+makespan_s, msgs_per_s, messages, steals, donations, migrations, parks, event hash, error,
+wall_s. PREFIX.sweep.json records what the sweep runs (axes, backends, base scenario, --param).
+An interrupted sweep loses nothing: --resume skips the cells already done (ERROR rows are run
+again), drops a last row cut short by the interruption and runs that cell again, and refuses
+(exit 2, naming the difference) results of another grid, --param or scenario.
+-o PREFIX and --report FILE must lie in existing folders (exit 2 before any cell runs).
+Progress: a live line on a terminal, a plain line every 10 s otherwise.
 Slurm: --slurm submits the missing cells as a job array (task K runs the cells whose index mod
 --tasks is K, into PREFIX.slurm/task-K.*), waits, and gathers the tasks' rows into PREFIX.*;
 failed tasks are listed, and --slurm --resume re-submits only them.
@@ -305,13 +365,15 @@ void add_sweep_command(CLI::App& app, action& chosen) {
                   ->type_name("N")
                   ->capture_default_str(),
               1, 1024);
-  cmd->add_flag("--resume", c->resume, "Continue PREFIX.*: skip the cells that already have a row (not ERROR).");
+  cmd->add_flag("--resume", c->resume, "Continue PREFIX.*: skip the cells that already have a row (not ERROR); "
+                                       "refuses results of another grid or --param.");
   cmd->add_flag("--overwrite", c->overwrite, "Start PREFIX.* anew (without it, existing results are an error).")
       ->excludes("--resume");
   cmd->add_option("--axis", c->axes, "Replace the axis NAME (or add it) with these values; repeat for more.")
       ->type_name("NAME=V1,V2")
       ->allow_extra_args(false);
-  cmd->add_option("--param", c->params, "Set a workload parameter of the base scenario; repeat for more.")
+  cmd->add_option("--param", c->params, "Set a workload parameter for every cell, over the base scenario and a value the sweep file "
+                                                "fixes; not an axis (see below). Repeat for more.")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
   cmd->add_option("--report", c->report, "After the sweep, write an HTML report: scaling per policy (msgs/s against "

@@ -5,9 +5,10 @@
 
 #include <chrono>
 #include <cstdio>
-#include <fstream>
 #include <stdexcept>
 #include <thread>
+
+#include "traces/output_file.hpp"
 
 namespace twinsched {
 
@@ -51,11 +52,7 @@ std::string job_script(const slurm_job& j, const std::string& job_name) {
 
 std::string submit(const slurm_job& j, const std::string& job_name) {
   const std::string path = j.dir + "/job.sh";
-  {
-    std::ofstream f(path);
-    f << job_script(j, job_name);
-    if (!f) throw std::runtime_error("cannot write " + path);
-  }
+  files::write_whole(path, job_script(j, job_name));
   std::string cmd = "sbatch --parsable";
   for (const auto& o : j.sbatch_options) cmd += " " + shell_quoted(o);
   cmd += " " + shell_quoted(path) + " 2>&1";
