@@ -9,6 +9,7 @@
 #include "cli/option_checks.hpp"
 #include "models/config.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "traces/output_file.hpp"
 #include "traces/trace_error.hpp"
 
 namespace {
@@ -87,6 +88,9 @@ int main(int argc, char** argv) {
     std::cerr << "twinsched: " << e.what() << '\n';
     return 2;
   } catch (const traces::trace_error& e) {  // an unreadable trace: "FILE: byte N: ..."
+    std::cerr << "twinsched: " << e.what() << '\n';
+    return 2;
+  } catch (const files::path_error& e) {  // an output over an input, a missing folder, ...
     std::cerr << "twinsched: " << e.what() << '\n';
     return 2;
   } catch (const std::exception& e) {
