@@ -182,9 +182,6 @@ class scheduler final : public worker_control {
     std::uint64_t v = change_running(-((std::int64_t(1) << 32) + 1));
     if (std::uint32_t(v) == std::uint32_t(v >> 32) && !done() && quiescent()) finish();
   }
-  /// Running workers now (exact when no start or retire is in flight).
-  unsigned running_workers() const { return unsigned(counts_.load(std::memory_order_acquire) >> 32); }
-  std::uint64_t since_start_ns() const { return plat_.now_ns() - t0_; }
   /// Worker slot `i` (i < slots(); the slots never change after construction), for reading
   /// its counters from outside the run: a progress line. Real threads sum processed() (an
   /// atomic the worker already keeps); the simulator sums stats().messages, a plain read

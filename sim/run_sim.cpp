@@ -1,4 +1,4 @@
-// run_in_sim: a scenario's workload and scheduler over the SimGrid platform, each simulation in its own process.
+// Simulating a scenario: its workload and scheduler over the SimGrid platform, each simulation in its own process.
 #include "run_sim.hpp"
 
 #include <sys/mman.h>
@@ -376,8 +376,6 @@ sim_result simulate(const scenario& s, const sim_options& o) {
       [pid = r.pid] { ::kill(pid, SIGKILL); });
   return finish_simulation(r);
 }
-
-run_result run_in_sim(const scenario& s, const sim_options& o) { return simulate(s, o).run; }
 
 std::vector<std::string> differences(const sim_result& a, const sim_result& b) {
   std::vector<std::string> d;

@@ -80,8 +80,6 @@ sim_progress progress_of(const running_simulation& r);
 sim_result finish_simulation(running_simulation& r);
 /// The same, in this process. SimGrid's engine exists once per process: call at most once.
 sim_result simulate_in_this_process(const scenario& s, const sim_options& o);
-/// simulate(s, o).run: the simulated twin of run_on_threads.
-run_result run_in_sim(const scenario& s, const sim_options& o);
 
 /// The fields that differ between two results of the same simulation, empty if none
 /// (for --check-determinism: compares every counter, the checksum and the event hash).

@@ -78,10 +78,6 @@ class byte_sink {
     varint(s.size());
     raw(s.data(), s.size());
   }
-  /// Overwrites 4 bytes at `at` (a length or checksum patched in after the fact).
-  void put_u32_at(std::size_t at, std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) b_[at + std::size_t(i)] = std::uint8_t(v >> (8 * i));
-  }
 
  private:
   void fixed(std::uint64_t v, int n) {

@@ -2,7 +2,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "byte_io.hpp"
@@ -70,13 +69,6 @@ void encode_with(std::size_t n, At&& at, std::uint64_t first_index, byte_sink& o
   }
   tally.hash = hash;
   out.commit(p);
-}
-
-/// Appends the encoding of `events` (one lane, times non-decreasing) to `out`.
-inline void encode_events(std::span<const trace_event> events, byte_sink& out) {
-  block_tally t;
-  encode_with(
-      events.size(), [&](std::size_t i) { return events[i]; }, 0, out, t);
 }
 
 /// Decodes exactly `count` events of lane `lane` from all of `in` (throws trace_error on any

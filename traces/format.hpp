@@ -144,9 +144,4 @@ inline constexpr unsigned sender_shift = 32;  ///< message id = sender actor << 
 inline constexpr std::uint64_t seq_mask = (std::uint64_t(1) << sender_shift) - 1;
 inline constexpr std::uint32_t seq_slots = 1024;  ///< the codec's table of last seqs by sender (a power of 2)
 
-/// A message id from its sender (actor id; 0: the workload's start) and the sender's count.
-constexpr std::uint64_t message_key(std::uint32_t sender, std::uint64_t seq) {
-  return (std::uint64_t(sender) << sender_shift) | (seq & seq_mask);
-}
-
 }  // namespace twinsched::traces
