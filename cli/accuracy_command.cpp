@@ -55,13 +55,6 @@ std::vector<std::uint32_t> parse_workers(const std::string& text) {
 
 scenario_error command_line(const std::string& message) { return scenario_error("command line", 0, 0, message); }
 
-/// scenarios/ under the current directory if it has scenario files, else the source tree's
-/// (as `twinsched list scenarios`).
-std::string scenario_dir() {
-  if (!list_scenario_files("scenarios").empty()) return "scenarios";
-  return TWINSCHED_SCENARIO_DIR;
-}
-
 std::string stem(const std::string& path) {
   std::string f = path.substr(path.find_last_of('/') + 1);
   return f.size() > 5 && f.ends_with(".toml") ? f.substr(0, f.size() - 5) : f;
@@ -71,23 +64,19 @@ std::string stem(const std::string& path) {
 /// sized for many modeled cores). Without a scenarios folder, the embedded forward scenario.
 std::vector<std::string> stock_files() {
   std::vector<std::string> v;
-  for (const auto& f : list_scenario_files(scenario_dir()))
+  for (const auto& f : list_scenario_files(stock_scenario_folder()))
     if (!stem(f).starts_with("sim_")) v.push_back(f);
   return v;
 }
 
-/// A --scenario value: an existing file, else a stock name (`forward`, `pi`, ...).
+/// A --scenario value: a stock scenario's name or a path to a file, as every command reads one.
 scenario resolve_scenario(const std::string& arg) {
-  if (access(arg.c_str(), F_OK) == 0 || arg.find('/') != std::string::npos || arg.ends_with(".toml"))
-    return load_scenario_file(arg);
-  const auto files = stock_files();
-  for (const auto& f : files)
-    if (stem(f) == arg) return load_scenario_file(f);
-  if (arg == "forward") return load_default_scenario();
-  std::string known;
-  for (const auto& f : files) known += (known.empty() ? "" : ", ") + stem(f);
-  throw command_line("--scenario '" + arg + "' is neither a file nor a stock scenario (stock: " +
-                     (known.empty() ? "forward" : known) + ")");
+  try {
+    return load_scenario(arg);
+  } catch (const scenario_error& e) {
+    if (e.line() != 0) throw;  // the file's own error, at its line
+    throw command_line("--scenario " + std::string(e.what()));
+  }
 }
 
 /// Progress on stderr (cli/progress.hpp), by step (each real run, each simulation): on a
@@ -430,7 +419,7 @@ void add_accuracy_command(CLI::App& app, action& chosen) {
   cmd->add_option("--scenario", o->scenarios,
                   "A scenario file or a stock scenario's name (forward, pi, ...); repeat for more. Default: every "
                   "stock scenario.")
-      ->type_name("FILE|NAME")
+      ->type_name("SCENARIO")
       ->allow_extra_args(false);
   cmd->add_option("--policy", o->policies, "Policies to run, comma-separated or repeated. Default: every one that applies.")
       ->type_name("P[,P...]")
@@ -445,7 +434,7 @@ void add_accuracy_command(CLI::App& app, action& chosen) {
         [](const std::string& text) { parse_workers(text); });
   cmd->add_option("--machine", o->machine,
                   "Machine model for the simulated side: a name (`twinsched list machines`) or a .toml path.")
-      ->type_name("NAME|FILE")
+      ->type_name("MACHINE")
       ->capture_default_str();
   takes_whole(cmd->add_option("--runs", o->runs, "Measured real runs per case; the real makespan is their median.")
                   ->type_name("N")

@@ -212,7 +212,7 @@ std::vector<preemption> shrink_schedule(const scenario& s, const sim_options& fa
 }
 
 int run(const explore_cli& c) {
-  scenario s = c.file.empty() ? load_default_scenario() : load_scenario_file(c.file);
+  scenario s = c.file.empty() ? load_default_scenario() : load_scenario(c.file);
   c.flags.apply(s);
   s.sched.checks = true;  // every invariant the runtime can check, on every message
   sim_options base = c.opt;
@@ -351,7 +351,7 @@ void add_explore_command(CLI::App& app, action& chosen) {
       "explore", "Search interleavings in simulation: many perturbed schedules, every invariant checked; a failing "
                  "schedule is reproduced, traced and (with --shrink) minimized.");
   cmd->footer(explore_footer);
-  cmd->add_option("scenario", c->file, "Scenario file (TOML). Without one, the built-in forward scenario.")->type_name("FILE");
+  cmd->add_option("scenario", c->file, scenario_help)->type_name("SCENARIO");
   c->flags.add_to(*cmd, "Worker threads (S4U actors). Default: --cores if given, else the scenario's.");
   c->schedule.add_to(*cmd, true);
   takes_whole(cmd->add_option("--runs", c->runs, "Schedule seeds to try.")->type_name("N")->capture_default_str(), 1,
@@ -360,7 +360,7 @@ void add_explore_command(CLI::App& app, action& chosen) {
               1, 256);
   c->cores_opt = cmd->add_option("--cores", c->cores_text, "Modeled cores. Default: the machine's.")->type_name("N");
   takes_whole(c->cores_opt, 1, cores_limit);
-  cmd->add_option("--machine", c->opt.machine, "Machine model (name or .toml path). Default: the scenario's.")->type_name("M");
+  cmd->add_option("--machine", c->opt.machine, "Machine model (name or .toml path). Default: the scenario's.")->type_name("MACHINE");
   cmd->add_option("--interleave", c->opt.interleave, "coarse or fine (every atomic operation a scheduling point).")
       ->type_name("MODE")
       ->check(CLI::IsMember({"coarse", "fine"}))

@@ -1,4 +1,5 @@
 // `twinsched list`: the policies, idle strategies, workloads and scenario files a run can name.
+#include <filesystem>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -49,17 +50,11 @@ void print_workloads() {
   }
 }
 
-/// scenarios/ under the current directory if it has scenario files, else the source tree's.
-std::string scenario_dir() {
-  if (!list_scenario_files("scenarios").empty()) return "scenarios";
-  return TWINSCHED_SCENARIO_DIR;
-}
-
 void print_scenarios() {
-  const std::string dir = scenario_dir();
-  std::cout << "scenario files in " << dir << ":\n";
+  const std::string dir = stock_scenario_folder();
+  std::cout << "stock scenarios in " << dir << " (run one by name: `twinsched run pingpong`):\n";
   for (const auto& f : list_scenario_files(dir)) {
-    std::cout << "  " << f << '\n';
+    std::cout << "  " << std::left << std::setw(24) << std::filesystem::path(f).stem().string() << f << '\n';
     try {
       const scenario s = load_scenario_file(f);
       std::cout << "      " << s.name << ": " << s.description << '\n';
@@ -87,8 +82,8 @@ void add_list_command(CLI::App& app, action& chosen) {
                   "policies: scheduling policies ([scheduler] policy, --policy); "
                   "idle: idle strategies ([scheduler.idle] strategy, --idle); "
                   "workloads: workloads with their parameters, defaults and meaning ([workload]); "
-                  "scenarios: scenario files in ./scenarios, else in the source tree; "
-                  "machines: machine models for `twinsched sim --machine`")
+                  "scenarios: the stock scenarios, which `run`, `sim`, `validate` and `explore` take by name; "
+                  "machines: the stock machine models for `--machine`")
       ->type_name("WHAT")
       ->required()
       ->check(CLI::IsMember({"policies", "idle", "workloads", "scenarios", "machines"}));

@@ -208,7 +208,7 @@ void add_replay_command(CLI::App& app, action& chosen) {
       ->type_name("OUT");
   cmd->add_option("--machine", c->machine,
                   "Machine model to replay on. Default: the recording's (simulated) or the scenario's (real).")
-      ->type_name("M");
+      ->type_name("MACHINE");
   takes_whole(cmd->add_option("--cores", c->cores,
                               "Modeled cores, 1.." + std::to_string(cores_limit) +
                                   ". Default: the recording's (simulated) or the recording host's.")

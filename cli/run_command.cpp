@@ -48,7 +48,7 @@ trace_request trace_of(const run_options& o, const scenario& s) {
 }
 
 int run(const run_options& o) {
-  scenario s = o.file.empty() ? load_default_scenario() : load_scenario_file(o.file);
+  scenario s = o.file.empty() ? load_default_scenario() : load_scenario(o.file);
   apply_overrides(o, s);
   try {
     validate(s);  // the file passed already: only a flag can break it now
@@ -90,10 +90,7 @@ void add_run_command(CLI::App& app, action& chosen) {
   CLI::App* run_cmd = app.add_subcommand(
       "run", "Run a scenario on real threads (std::thread) and print what it measured and whether it was correct.");
   run_cmd->footer(run_footer);
-  run_cmd->add_option("scenario", o->file,
-                      "Scenario file (TOML; see scenarios/*.toml and `twinsched list scenarios`). "
-                      "Without one, runs the forward scenario built into the binary.")
-      ->type_name("FILE");
+  run_cmd->add_option("scenario", o->file, scenario_help)->type_name("SCENARIO");
   o->flags.add_to(*run_cmd, "Worker threads that run actors ([scheduler] workers). Default: 2.");
   run_cmd->add_flag("--json", o->json, "Print the summary as one JSON object on stdout instead of text.");
   run_cmd->add_option("--trace", o->trace_path,

@@ -29,6 +29,7 @@ namespace twinsched::cli {
 
 /// `twinsched list machines` (and `twinsched sim --list-machines`): every machine with its shape.
 int print_machines(std::ostream& out) {
+  out << "stock machines in " << stock_machine_folder() << " (`default` is also built in):\n";
   for (const auto& name : machine_names()) {
     try {
       machine_model m = load_machine(name);
@@ -104,7 +105,7 @@ std::string table_row(const scenario& si, const sim_result& r, double base) {
 
 int run(const sim_cli& c) {
   if (c.list_machines) return print_machines(std::cout);
-  scenario s = c.file.empty() ? load_default_scenario() : load_scenario_file(c.file);
+  scenario s = c.file.empty() ? load_default_scenario() : load_scenario(c.file);
   c.flags.apply(s);
   std::vector<std::uint32_t> cores = given(c.cores_opt) ? parse_cores(c.cores_text) : std::vector<std::uint32_t>{0};
   if (!c.opt.trace_path.empty() && cores.size() != 1)
@@ -203,7 +204,7 @@ void add_sim_command(CLI::App& app, action& chosen) {
       "sim", "Run a scenario on a simulated multicore machine (SimGrid): same policies, modeled cache and sync costs, "
              "deterministic; one process per simulation.");
   cmd->footer(sim_footer);
-  cmd->add_option("scenario", c->file, "Scenario file (TOML). Without one, the built-in forward scenario.")->type_name("FILE");
+  cmd->add_option("scenario", c->file, scenario_help)->type_name("SCENARIO");
   c->cores_opt = cmd->add_option("--cores", c->cores_text,
                                  "Modeled cores (1.." + std::to_string(cores_limit) +
                                      " each): N, or a comma-separated list for a scaling table (one simulation "
@@ -212,9 +213,8 @@ void add_sim_command(CLI::App& app, action& chosen) {
   takes(c->cores_opt, "N or a comma-separated list of N, each 1.." + std::to_string(cores_limit),
         [](const std::string& text) { parse_cores(text); });
   cmd->add_option("--machine", c->opt.machine,
-                  "Machine model: a name from models/machines (`twinsched list machines`) or a .toml path. "
-                  "Default: the scenario's `machine`.")
-      ->type_name("M");
+                  std::string(machine_help) + " Default: the scenario's `machine`.")
+      ->type_name("MACHINE");
   cmd->add_option("--interleave", c->opt.interleave,
                   "coarse: workers yield to the simulation once per quantum and whenever they block; fine: at every "
                   "atomic operation (slower; for exploring interleavings).")

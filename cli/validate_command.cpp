@@ -27,7 +27,7 @@ struct validate_cli {
 };
 
 int validate_both(const validate_cli& c) {
-  scenario s = c.file.empty() ? load_default_scenario() : load_scenario_file(c.file);
+  scenario s = c.file.empty() ? load_default_scenario() : load_scenario(c.file);
   c.flags.apply(s);
   const unsigned here = std::max(1u, std::thread::hardware_concurrency());
   if (s.sched.workers > here) {
@@ -89,10 +89,10 @@ void add_validate_command(CLI::App& app, action& chosen) {
   CLI::App* cmd = app.add_subcommand(
       "validate", "Run a scenario on real cores and in simulation on the same core count, trace both, and diff them.");
   cmd->footer(validate_footer);
-  cmd->add_option("scenario", c->file, "Scenario file (TOML). Without one, the built-in forward scenario.")->type_name("FILE");
+  cmd->add_option("scenario", c->file, scenario_help)->type_name("SCENARIO");
   c->flags.add_to(*cmd, "Workers on both sides (capped at this machine's cores). Default: the scenario's.");
   cmd->add_option("--machine", c->machine, "Machine model for the simulated side. Default: the scenario's `machine`.")
-      ->type_name("M");
+      ->type_name("MACHINE");
   cmd->add_option("--out", c->out_dir, "Folder for the two traces (<name>.real.tst, <name>.sim.tst).")
       ->type_name("DIR")
       ->capture_default_str();

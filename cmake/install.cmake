@@ -25,7 +25,11 @@ foreach(dir models runtime sim traces)
 endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/scenarios/scenario_loader.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/twinsched/scenarios)
+# The stock machine models and scenarios (sweep files included), which the installed command
+# finds beside itself by name (scenarios/stock_folder.hpp); it never reads the source tree.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/machines/ DESTINATION ${CMAKE_INSTALL_DATADIR}/twinsched/machines
+        FILES_MATCHING PATTERN "*.toml")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/twinsched/scenarios
         FILES_MATCHING PATTERN "*.toml")
 
 set(twinsched_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/twinsched)

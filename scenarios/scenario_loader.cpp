@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "stock_folder.hpp"
 #include "toml_reader.hpp"
 
 namespace twinsched {
@@ -143,6 +144,37 @@ scenario load_default_scenario() {
 void apply_param_override(scenario& s, std::string_view assignment) {
   toml_reader r("--param " + std::string(assignment), /*positions=*/false);
   const auto eq = assignment.find('=');
+std::string stock_scenario_folder() {
+  return stock_folder("scenarios", TWINSCHED_BUILD_TREE, TWINSCHED_SHARE_FROM_BIN, TWINSCHED_SCENARIOS_DIR);
+}
+
+std::vector<std::string> stock_scenario_names() {
+  std::vector<std::string> names;
+  for (const auto& f : list_scenario_files(stock_scenario_folder())) names.push_back(std::filesystem::path(f).stem().string());
+  return names;
+}
+
+scenario load_scenario(const std::string& name_or_path) {
+  namespace fs = std::filesystem;
+  if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml")) {
+    std::error_code ec;
+    if (fs::is_directory(name_or_path, ec))
+      throw scenario_error(name_or_path, 0, 0, "is a folder, not a scenario file");
+    return load_scenario_file(name_or_path);
+  }
+  const fs::path file = fs::path(stock_scenario_folder()) / (name_or_path + ".toml");
+  std::error_code ec;
+  if (fs::is_regular_file(file, ec)) return load_scenario_file(file.string());
+  if (name_or_path == "forward") return load_default_scenario();
+  std::string known;
+  for (const auto& n : stock_scenario_names()) known += (known.empty() ? "" : ", ") + n;
+  std::string hint = "; a scenario file's path contains a '/' or ends in .toml";
+  if (fs::is_regular_file(name_or_path, ec)) hint = "; for the file in this folder, write ./" + name_or_path;
+  throw scenario_error(name_or_path, 0, 0,
+                       "no such stock scenario: no " + file.string() + " (stock: " +
+                           (known.empty() ? "forward" : known) + hint + ")");
+}
+
   if (eq == std::string_view::npos || eq == 0) r.fail_at_start("expected KEY=VALUE, e.g. --param tokens=500");
   const std::string key(assignment.substr(0, eq));
   const std::string value(assignment.substr(eq + 1));

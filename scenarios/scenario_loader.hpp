@@ -31,6 +31,17 @@ class scenario_error : public std::runtime_error {
 
 /// Reads and loads the scenario file at `path`; the scenario's `source` is `path`.
 scenario load_scenario_file(const std::string& path);
+/// Loads `name_or_path`: a path to a scenario file when it contains a '/' or ends in .toml, else
+/// a stock scenario's name, the file <name>.toml in stock_scenario_folder() (`forward` is also
+/// embedded, so it loads without that folder). A folder, a missing file or an unknown name is a
+/// scenario_error naming what was looked for; nothing in the working directory stands in for a
+/// stock name.
+scenario load_scenario(const std::string& name_or_path);
+/// The folder of the stock scenarios (scenarios/stock_folder.hpp): <prefix>/share/twinsched/scenarios
+/// beside an installed twinsched, the source tree's scenarios/ for one run from its build folder.
+std::string stock_scenario_folder();
+/// The stock scenarios' names (the *.toml files in stock_scenario_folder(), without .toml), sorted.
+std::vector<std::string> stock_scenario_names();
 /// Loads scenario text; `source_name` names it in errors and becomes the scenario's `source`.
 scenario load_scenario_text(std::string_view text, const std::string& source_name);
 

@@ -11,8 +11,9 @@
 # The programs are stripped of debug information (113 MB -> 4 MB for twinsched). The C
 # library stays the target's own when it is as new as this one (glibc is backward
 # compatible); where it is older, `run` starts the program with the carried loader and C
-# library instead. Run the programs from a checkout of the same commit: the scenarios and
-# machine files are read from the working directory.
+# library instead. The stock scenarios and machine models go along in share/twinsched, where
+# an installed twinsched has them, so names (`twinsched sim pingpong --machine xeon-2s-32c`)
+# work from any folder.
 set -euo pipefail
 
 build=build
@@ -44,6 +45,13 @@ for p in "${programs[@]}"; do
   done
 done
 cp -L "$(ldd "${programs[0]}" | awk '/ld-linux/{print $1}')" "$out/glibc/"
+# twinsched finds them from its own executable, ../share/twinsched; started through the
+# carried loader its executable is glibc/ld-linux-*, which lies beside bin/ too.
+src=$(cd "$(dirname "$0")/.." && pwd)
+mkdir -p "$out/share/twinsched/machines" "$out/share/twinsched/scenarios/sweeps"
+cp "$src"/models/machines/*.toml "$out/share/twinsched/machines/"
+cp "$src"/scenarios/*.toml "$out/share/twinsched/scenarios/"
+cp "$src"/scenarios/sweeps/*.toml "$out/share/twinsched/scenarios/sweeps/"
 
 cat > "$out/run" <<'RUN'
 #!/usr/bin/env bash

@@ -10,6 +10,8 @@
 
 #include <toml++/toml.h>
 
+#include "scenarios/stock_folder.hpp"
+
 namespace twinsched {
 namespace {
 
@@ -192,55 +194,44 @@ machine_model parse_machine(std::string_view text, const std::string& source_nam
   return parse_over(embedded_default(), text, source_name);
 }
 
-std::vector<std::string> machine_dirs() {
-  std::vector<std::string> d{"models/machines"};
-#ifdef TWINSCHED_MACHINE_DIR
-  d.emplace_back(TWINSCHED_MACHINE_DIR);
-#endif
-  // An installed twinsched (cmake --install): PREFIX/bin/twinsched finds PREFIX/share/twinsched/machines,
-  // wherever the prefix was moved to.
-  std::error_code ec;
-  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
-  if (!ec) d.push_back((exe.parent_path().parent_path() / "share" / "twinsched" / "machines").string());
-  return d;
+std::string stock_machine_folder() {
+  return stock_folder("machines", TWINSCHED_BUILD_TREE, TWINSCHED_SHARE_FROM_BIN, TWINSCHED_MACHINES_DIR);
 }
 
 machine_model load_machine(const std::string& name_or_path) {
   namespace fs = std::filesystem;
-  std::optional<std::string> path;
-  if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml")) {
-    path = name_or_path;
-  } else {
-    for (auto& dir : machine_dirs()) {
-      fs::path p = fs::path(dir) / (name_or_path + ".toml");
-      std::error_code ec;
-      if (fs::is_regular_file(p, ec)) {
-        path = p.string();
-        break;
-      }
-    }
-    if (!path) {
+  std::string path = name_or_path;
+  if (name_or_path.empty()) throw machine_error("the machine's name is empty (`twinsched list machines`)");
+  const bool is_path = name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml");
+  if (!is_path) {
+    path = (fs::path(stock_machine_folder()) / (name_or_path + ".toml")).string();
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) {
       if (name_or_path == "default") return embedded_default();
       std::string known;
       for (auto& n : machine_names()) known += (known.empty() ? "" : ", ") + n;
-      throw machine_error("unknown machine '" + name_or_path + "' (known: " + known + ")");
+      throw machine_error("unknown machine '" + name_or_path + "': no " + path + " (known: " + known +
+                          "; a machine file's path contains a '/' or ends in .toml)");
     }
   }
-  std::ifstream in(*path, std::ios::binary);
-  if (!in) throw machine_error(*path + ": cannot read machine file");
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (fs::is_directory(st)) throw machine_error(path + ": is a folder, not a machine file");
+  if (!fs::exists(st)) throw machine_error(path + ": no such machine file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw machine_error(path + ": cannot read machine file");
   std::stringstream ss;
   ss << in.rdbuf();
-  return parse_machine(ss.str(), *path);
+  if (in.bad()) throw machine_error(path + ": cannot read machine file");
+  return parse_machine(ss.str(), path);
 }
 
 std::vector<std::string> machine_names() {
   namespace fs = std::filesystem;
   std::vector<std::string> names{"default"};
-  for (auto& dir : machine_dirs()) {
-    std::error_code ec;
-    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec))
-      if (it->path().extension() == ".toml") names.push_back(it->path().stem().string());
-  }
+  std::error_code ec;
+  for (fs::directory_iterator it(stock_machine_folder(), ec), end; !ec && it != end; it.increment(ec))
+    if (it->path().extension() == ".toml" && it->is_regular_file(ec)) names.push_back(it->path().stem().string());
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;

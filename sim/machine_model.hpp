@@ -69,11 +69,14 @@ const std::vector<std::string>& machine_cost_keys();
 
 /// Parses machine text; `source_name` names it in errors. Unset costs keep the embedded default's.
 machine_model parse_machine(std::string_view text, const std::string& source_name);
-/// `name_or_path`: a name (looked up as <dir>/<name>.toml in machine_dirs(), "default" is
-/// embedded) or a path to a .toml file (anything containing '/' or ending in .toml).
+/// `name_or_path`: a path to a machine file when it contains a '/' or ends in .toml, else a
+/// stock machine's name, the file <name>.toml in stock_machine_folder() (`default` is also
+/// embedded, so it loads without that folder). A folder, a missing file or an unknown name is
+/// a machine_error naming what was looked for.
 machine_model load_machine(const std::string& name_or_path);
-/// Directories searched for machine files: ./models/machines, then the source tree's.
-std::vector<std::string> machine_dirs();
+/// The folder of the stock machine models (scenarios/stock_folder.hpp): <prefix>/share/twinsched/machines
+/// beside an installed twinsched, the source tree's models/machines for one run from its build folder.
+std::string stock_machine_folder();
 /// Every loadable machine name, sorted, "default" included.
 std::vector<std::string> machine_names();
 /// The parameters a simulation on `m` builds workload `w` with: `w`'s defaults overlaid with

@@ -109,7 +109,7 @@ bad "--runs takes a whole number from 1 to 100, not '0'" --runs 0
 bad "--tolerance takes a percentage such as 10% or a fraction such as 0.1, not 'abc'" --tolerance abc
 bad "--policy" --policy bogus
 bad "--order" --order bogus
-bad "--scenario 'nosuch' is neither a file nor a stock scenario (stock: " --scenario nosuch
+bad "--scenario nosuch: no such stock scenario: no " --scenario nosuch
 bad "nope.toml" --scenario nope.toml
 bad "--param" --scenario forward --param nosuch=1
 bad "nosuch-machine" --machine nosuch-machine

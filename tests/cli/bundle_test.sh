@@ -15,9 +15,10 @@ grep "libsimgrid" "$tmp/ldd.out" | grep -q "$tmp/b/lib/" || { echo "libsimgrid n
 if grep -q "not found" "$tmp/ldd.out"; then echo "a library is missing from the bundle:"; cat "$tmp/ldd.out"; exit 1; fi
 
 "$tmp/b/run" twinsched --version | grep -q "^twinsched "
-sim=(twinsched sim scenarios/pingpong.toml --param bounces=2000 --cores 2 --json)
-"$tmp/b/run" "${sim[@]}" > "$tmp/own.json"
-TWINSCHED_BUNDLE_LOADER=1 "$tmp/b/run" "${sim[@]}" > "$tmp/carried.json"
+# by name, from a folder with no scenarios or machines: the bundle's own share/twinsched, both ways
+sim=(twinsched sim pingpong --machine xeon-2s-32c --param bounces=2000 --cores 2 --json)
+(cd "$tmp" && "$tmp/b/run" "${sim[@]}") > "$tmp/own.json"
+(cd "$tmp" && TWINSCHED_BUNDLE_LOADER=1 "$tmp/b/run" "${sim[@]}") > "$tmp/carried.json"
 python3 - "$tmp/own.json" "$tmp/carried.json" <<'PY'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:])

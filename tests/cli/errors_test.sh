@@ -85,7 +85,7 @@ else
   echo "ok: twinsched run --param tokens=4 --param hops=100 --json"
 fi
 
-# `list scenarios` outside the source tree falls back to the source tree's scenarios/.
+# `list scenarios` from any folder lists the stock scenarios (for the build's command, the source tree's).
 out=$(cd "$tmp" && "$bin" list scenarios)
 if [[ $out != *forward.toml* ]]; then echo "FAIL: list scenarios does not show forward.toml: $out"; failures=$((failures + 1)); fi
 

@@ -2,9 +2,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+
+#include <unistd.h>
 
 #include "scenarios/scenario_loader.hpp"
 #include "one_line_error.hpp"
@@ -182,6 +185,65 @@ TEST_CASE("list_scenario_files returns sorted .toml paths, and nothing for a mis
   for (const auto& f : files) CHECK(f.size() > 5);
   for (const auto& f : files) CHECK(f.substr(f.size() - 5) == ".toml");
   CHECK(list_scenario_files("/nonexistent/twinsched/scenarios").empty());
+}
+
+/// Runs `f` with the working directory a fresh folder holding scenarios/pingpong.toml and
+/// forward.toml that do not load: what a name resolves to must not change.
+template <class F>
+void in_folder_with_shadows(F f) {
+  namespace fs = std::filesystem;
+  const fs::path before = fs::current_path();
+  const fs::path dir = fs::temp_directory_path() / ("twinsched-loader-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "scenarios");
+  for (const char* n : {"scenarios/pingpong.toml", "pingpong.toml", "forward.toml"}) std::ofstream(dir / n) << "not = [a scenario\n";
+  fs::current_path(dir);
+  try {
+    f();
+  } catch (...) {
+    fs::current_path(before);
+    fs::remove_all(dir);
+    throw;
+  }
+  fs::current_path(before);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("a stock name loads the stock folder's file, whatever the working directory holds") {
+  CHECK(stock_scenario_folder() == std::filesystem::canonical(scenario_dir).string());
+  const auto names = stock_scenario_names();
+  CHECK(std::find(names.begin(), names.end(), "pingpong") != names.end());
+  CHECK(std::find(names.begin(), names.end(), "forward") != names.end());
+  in_folder_with_shadows([&] {
+    const scenario p = load_scenario("pingpong");
+    CHECK(p.workload == "pingpong");
+    CHECK(p.source == stock_scenario_folder() + "/pingpong.toml");
+    CHECK(load_scenario("forward").workload == "forward");
+    CHECK_THROWS_AS(load_scenario("pingpong.toml"), scenario_error);  // a path: the broken file here
+    CHECK_THROWS_AS(load_scenario("./pingpong.toml"), scenario_error);
+  });
+}
+
+TEST_CASE("a folder, a missing file or an unknown name is an error naming what was looked for") {
+  const auto error = [](const std::string& arg) {
+    try {
+      load_scenario(arg);
+    } catch (const scenario_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error(scenario_dir) == scenario_dir + ": is a folder, not a scenario file");
+  CHECK(error("/tmp") == "/tmp: is a folder, not a scenario file");
+  CHECK(error("missing.toml") == "missing.toml: cannot open scenario file (No such file or directory)");
+  const std::string unknown = error("no-such-scenario");
+  CHECK(unknown.starts_with("no-such-scenario: no such stock scenario: no " + stock_scenario_folder() +
+                            "/no-such-scenario.toml (stock: "));
+  CHECK(unknown.find("pingpong") != std::string::npos);
+  in_folder_with_shadows([&] {
+    // a file of that name here is not read, but the error says how to name it
+    std::ofstream("myscenario") << "name = \"x\"\n";
+    CHECK(error("myscenario").find("for the file in this folder, write ./myscenario") != std::string::npos);
+  });
 }
 
 // ---- bad input: one case each, exact position and key phrase -------------------------------

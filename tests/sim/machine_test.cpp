@@ -1,9 +1,14 @@
 // Machine model files: the shipped ones load, and broken ones fail with one line naming file, line and column.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <string>
+
+#include <unistd.h>
 
 #include "sim/machine_model.hpp"
 #include "sim/run_sim.hpp"
@@ -72,6 +77,51 @@ TEST_CASE("an unknown machine name lists the known ones") {
     CHECK(std::string(e.what()).find("known: ") != std::string::npos);
     CHECK(std::string(e.what()).find("default") != std::string::npos);
   }
+}
+
+namespace {
+std::string load_error(const std::string& arg) {
+  try {
+    load_machine(arg);
+  } catch (const machine_error& e) {
+    return e.what();
+  }
+  return "no error";
+}
+}  // namespace
+
+TEST_CASE("a folder or a missing file given as the machine is an error, not the default machine") {
+  CHECK(load_error("/tmp") == "/tmp: is a folder, not a machine file");
+  CHECK(load_error(TWINSCHED_SOURCE_DIR "/models/machines/") ==
+        TWINSCHED_SOURCE_DIR "/models/machines/: is a folder, not a machine file");
+  CHECK(load_error("missing.toml") == "missing.toml: no such machine file");
+  CHECK(load_error("/nonexistent/m") == "/nonexistent/m: no such machine file");
+  CHECK(load_error("").find("empty") != std::string::npos);
+  const std::string unknown = load_error("no-such-machine");
+  CHECK(unknown.starts_with("unknown machine 'no-such-machine': no " + stock_machine_folder() + "/no-such-machine.toml"));
+}
+
+TEST_CASE("a machine file in the working directory does not stand in for a stock name") {
+  namespace fs = std::filesystem;
+  CHECK(stock_machine_folder() == fs::canonical(TWINSCHED_SOURCE_DIR "/models/machines").string());
+  const fs::path before = fs::current_path();
+  const fs::path dir = fs::temp_directory_path() / ("twinsched-machines-" + std::to_string(::getpid()));
+  fs::create_directories(dir / "models/machines");
+  for (const char* n : {"default", "xeon-2s-32c", "only-here"})
+    std::ofstream(dir / "models/machines" / (std::string(n) + ".toml")) << "[topology]\ncores_per_socket = 3\n";
+  fs::current_path(dir);
+  const machine_model d = load_machine("default");
+  const machine_model x = load_machine("xeon-2s-32c");
+  const std::string only = load_error("only-here");
+  const auto names = machine_names();
+  const machine_model by_path = load_machine("models/machines/default.toml");
+  fs::current_path(before);
+  fs::remove_all(dir);
+  CHECK(d.cores() == 8);
+  CHECK(x.cores() == 32);
+  CHECK(only.starts_with("unknown machine 'only-here'"));
+  CHECK(std::find(names.begin(), names.end(), "only-here") == names.end());
+  CHECK(by_path.cores() == 3);  // a path is read as given
 }
 
 TEST_CASE("the cache model tells every modeled core apart, up to its limit (no aliasing at 64)") {
