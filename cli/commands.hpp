@@ -53,5 +53,7 @@ void add_explore_command(CLI::App& app, action& chosen);
 void add_sweep_command(CLI::App& app, action& chosen);
 /// `twinsched calibrate [-o FILE] [--quick]`: measures this machine, writes a machine model.
 void add_calibrate_command(CLI::App& app, action& chosen);
+/// `twinsched completion bash`: the bash completion script, made from `app`'s own options.
+void add_completion_command(CLI::App& app, action& chosen);
 
 }  // namespace twinsched::cli

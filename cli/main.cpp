@@ -98,3 +98,4 @@ int main(int argc, char** argv) {
     return 1;
   }
 }
+  cli::add_completion_command(app, chosen);

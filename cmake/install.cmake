@@ -32,6 +32,31 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/machines/ DESTINATION ${CMAKE_INS
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/scenarios/ DESTINATION ${CMAKE_INSTALL_DATADIR}/twinsched/scenarios
         FILES_MATCHING PATTERN "*.toml")
 
+# The bash completion and the man page, made at build time from the command's own parser and
+# help (cmake/cli_docs.sh), so neither can drift from it, and installed where bash-completion
+# and man look. The man page needs help2man (scripts/setup.sh installs it); without it the build
+# goes on without one.
+set(twinsched_completion ${PROJECT_BINARY_DIR}/share/bash-completion/completions/twinsched)
+add_custom_command(OUTPUT ${twinsched_completion}
+                   COMMAND bash ${PROJECT_SOURCE_DIR}/cmake/cli_docs.sh completion $<TARGET_FILE:twinsched>
+                           ${twinsched_completion}
+                   DEPENDS twinsched ${PROJECT_SOURCE_DIR}/cmake/cli_docs.sh VERBATIM)
+set(twinsched_docs ${twinsched_completion})
+install(FILES ${twinsched_completion} DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions)
+find_program(TWINSCHED_HELP2MAN help2man)
+if(TWINSCHED_HELP2MAN)
+  set(twinsched_man ${PROJECT_BINARY_DIR}/share/man/man1/twinsched.1)
+  add_custom_command(OUTPUT ${twinsched_man}
+                     COMMAND bash ${PROJECT_SOURCE_DIR}/cmake/cli_docs.sh man $<TARGET_FILE:twinsched> ${twinsched_man}
+                             ${TWINSCHED_HELP2MAN}
+                     DEPENDS twinsched ${PROJECT_SOURCE_DIR}/cmake/cli_docs.sh VERBATIM)
+  list(APPEND twinsched_docs ${twinsched_man})
+  install(FILES ${twinsched_man} DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+else()
+  message(WARNING "help2man not found: the build makes no man page (scripts/setup.sh installs help2man)")
+endif()
+add_custom_target(twinsched_docs ALL DEPENDS ${twinsched_docs})
+
 set(twinsched_cmake_dir ${CMAKE_INSTALL_LIBDIR}/cmake/twinsched)
 install(EXPORT twinschedTargets NAMESPACE twinsched:: DESTINATION ${twinsched_cmake_dir})
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/twinschedConfig.cmake.in

@@ -7,6 +7,7 @@ pkgs=(build-essential cmake ninja-build pkg-config libsimgrid-dev libboost-graph
       chromium                    # tests/cli/report_test.sh opens the HTML reports headless
       patch                       # tests/mutants/run.sh applies the planted bugs
       valgrind                    # bench/trace_instructions.sh: instructions per traced message
+      help2man                    # the man page, from the command's own --help (cmake/cli_docs.sh)
       slurm-wlm munge)            # tests/slurm/slurm_sweep_test.sh: a real one-node Slurm for sweep --slurm
 missing=()
 for p in "${pkgs[@]}"; do

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # The installed package: `cmake --install` of a built tree into a fresh prefix, then an out-of-tree
-# project (tests/install/consumer) found through find_package(twinsched), built, and run.
+# project (tests/install/consumer) found through find_package(twinsched), built, and run; the
+# installed command, moved to another prefix, run from a bare folder: it reads the stock scenarios
+# and machines of its own share/twinsched (never the source tree), runs README.md's command
+# block, and comes with a man page and a bash completion that name every subcommand.
 set -euo pipefail
 build=${1:?usage: install_test.sh BUILD_DIR}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,14 +30,91 @@ if grep -rq -- "-I$(cd "$here/../.." && pwd)" "$tmp/consumer" 2>/dev/null; then
   echo "FAIL: the consumer compiled against the source tree, not the install"; exit 1
 fi
 timeout 120 "$tmp/consumer/consumer"
-"$tmp/prefix/bin/twinsched" --version
-# The installed command finds the installed machine models, from any folder: a model that exists
-# only in the prefix (the source tree's folder is searched too, so it proves nothing here).
-machines=$tmp/prefix/share/twinsched/machines
-[[ -f $machines/xeon-2s-32c.toml ]] || { echo "FAIL: the install lacks the machine models"; exit 1; }
-sed 's/^name = .*/name = "installed-only"/' "$machines/xeon-2s-32c.toml" >"$machines/installed-only.toml"
-(cd "$tmp" && "$tmp/prefix/bin/twinsched" list machines | grep -q installed-only) ||
-  { echo "FAIL: the installed twinsched does not list the installed machine models"; exit 1; }
-(cd "$tmp" && "$tmp/prefix/bin/twinsched" sim --machine installed-only --cores 4 --param hops=100 >/dev/null) ||
-  { echo "FAIL: the installed twinsched cannot simulate on an installed machine model"; exit 1; }
+"$tmp/prefix/bin/twinsched" --version >/dev/null
+
+# The command, moved with its prefix, from a folder that holds nothing: what it reads must come
+# from the moved prefix. The build-tree command reads the source tree, so the installed one
+# proves it does not by losing a stock file the source tree has, and by finding one only the
+# prefix has.
+mv "$tmp/prefix" "$tmp/moved"
+prefix=$tmp/moved share=$tmp/moved/share/twinsched
+tw=$prefix/bin/twinsched
+mkdir "$tmp/work"
+fail() { echo "FAIL: $*"; exit 1; }
+run() { (cd "$tmp/work" && timeout 300 "$tw" "$@" </dev/null); }
+for f in scenarios/pingpong.toml scenarios/forward.toml scenarios/sweeps/scaling.toml machines/xeon-2s-32c.toml \
+         machines/default.toml; do
+  [[ -f $share/$f ]] || fail "the install lacks share/twinsched/$f"
+done
+[[ $(run list scenarios | head -1) == "stock scenarios in $share/scenarios "* ]] ||
+  fail "list scenarios does not name the installed folder: $(run list scenarios | head -1)"
+[[ $(run list machines | head -1) == "stock machines in $share/machines "* ]] ||
+  fail "list machines does not name the installed folder: $(run list machines | head -1)"
+run run forward --param hops=100 >/dev/null || fail "run forward"
+run run pingpong --param bounces=100 >/dev/null || fail "run pingpong"
+run sim forward --machine default --param hops=100 >/dev/null || fail "sim forward --machine default"
+run sim "$share/scenarios/pi.toml" --machine "$share/machines/xeon-2s-32c.toml" --cores 2 --param jobs=20 >/dev/null ||
+  fail "sim with a path to an installed scenario and machine"
+run sweep "$share/scenarios/sweeps/scaling.toml" --dry-run >/dev/null || fail "sweep --dry-run of the installed scaling.toml"
+sed 's/^name = .*/name = "installed-only"/' "$share/machines/xeon-2s-32c.toml" >"$share/machines/installed-only.toml"
+cp "$share/scenarios/pingpong.toml" "$share/scenarios/installed-only.toml"
+[[ $(run list machines) == *installed-only* ]] || fail "list machines lacks a machine only the prefix has"
+run sim installed-only --machine installed-only --cores 4 --param bounces=100 >/dev/null ||
+  fail "sim of a scenario on a machine only the prefix has"
+rm "$share/scenarios/skewed.toml" "$share/machines/this-machine.toml"
+out=$(run run skewed 2>&1) && fail "run skewed ran without the installed skewed.toml: it read another folder"
+[[ $out == *"no $share/scenarios/skewed.toml"* ]] || fail "run skewed, missing from the prefix: $out"
+out=$(run sim --machine this-machine 2>&1) && fail "sim --machine this-machine ran without the installed file"
+[[ $out == *"no $share/machines/this-machine.toml"* ]] || fail "sim --machine this-machine, missing from the prefix: $out"
+cp "$here/../../scenarios/skewed.toml" "$share/scenarios/"
+
+# README.md's command block, in order, as the README test runs it with the build's command (a
+# path like scenarios/pi.toml there means the installed folder; a name needs nothing).
+readme=$here/../../README.md
+mapfile -t lines < <(awk '/^<!-- commands: run in this order/{f=1; next} f && /^```/{if (inb) exit; inb=1; next} inb' "$readme")
+[[ ${#lines[@]} -ge 4 ]] || fail "README.md has no block of commands to run"
+mkdir -p "$tmp/readme/bin"
+ln -s "$share/scenarios" "$tmp/readme/scenarios"
+ln -s "$tw" "$tmp/readme/bin/twinsched"
+for line in "${lines[@]}"; do
+  cmd=${line%%#*}
+  [[ $cmd == *[![:space:]]* ]] || continue
+  (cd "$tmp/readme" && PATH=$tmp/readme/bin:$PATH timeout 300 bash -c "$cmd" </dev/null >out.txt 2>&1) ||
+    fail "README command '$cmd' with the installed twinsched: $(tail -3 "$tmp/readme/out.txt")"
+done
+
+# The man page (help2man over the command's own help) holds every subcommand's help; the bash
+# completion completes every subcommand `twinsched --help` lists, options and names.
+mapfile -t commands < <(run --help | awk 'tolower($0) ~ /^subcommands:/ {f = 1; next} f && /^  [a-z]/ {print $1} f && /^[^ ]/ {f = 0}')
+[[ ${#commands[@]} -ge 10 ]] || fail "twinsched --help lists only ${#commands[@]} subcommands"
+help2man_used=$(sed -n 's/^TWINSCHED_HELP2MAN:FILEPATH=//p' "$build/CMakeCache.txt")
+if [[ -n $help2man_used && $help2man_used != *NOTFOUND ]]; then
+  page=$prefix/share/man/man1/twinsched.1
+  [[ -f $page ]] || fail "the install lacks share/man/man1/twinsched.1"
+  grep -q '^\.TH TWINSCHED "1"' "$page" || fail "share/man/man1/twinsched.1 is not a section-1 man page"
+  for c in "${commands[@]}"; do
+    grep -q "^\.SS \"twinsched $c\"" "$page" || fail "the man page has no section for twinsched $c"
+  done
+  grep -q -- '--check-determinism' "$page" || fail "the man page lacks sim's options"
+else
+  echo "install_test: no man page to check: help2man was not found when $build was configured"
+fi
+completion=$prefix/share/bash-completion/completions/twinsched
+[[ -f $completion ]] || fail "the install lacks share/bash-completion/completions/twinsched"
+# complete WORDS...: what the completion offers for the last word, one a line
+complete_words() {
+  (cd "$tmp/work" && PATH=$prefix/bin:$PATH bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+    _twinsched; printf "%s\n" "${COMPREPLY[@]}"' _ "$completion" twinsched "$@")
+}
+offered=$(complete_words "")
+for c in "${commands[@]}"; do
+  grep -qx "$c" <<<"$offered" || fail "the completion does not offer the subcommand $c (offers: $offered)"
+done
+grep -qx info <<<"$(complete_words trace "")" || fail "the completion does not offer trace info"
+grep -qx -- --policy <<<"$(complete_words run --pol)" || fail "the completion does not offer run --policy"
+grep -qx stealing <<<"$(complete_words run --policy "")" || fail "the completion does not offer run --policy stealing"
+grep -qx park <<<"$(complete_words sim --idle p)" || fail "the completion does not offer sim --idle park"
+grep -qx xeon-2s-32c <<<"$(complete_words sim --machine "")" || fail "the completion does not offer stock machine names"
+grep -qx pingpong <<<"$(complete_words run "")" || fail "the completion does not offer stock scenario names"
+grep -qx machines <<<"$(complete_words list m)" || fail "the completion does not offer list machines"
 echo "install_test: OK"
