@@ -122,7 +122,7 @@ makespan over that bound says how much the policy and the runtime's own costs ad
 Memory: one entry per actor and per message in flight; the explicit DAG (Boost.Graph, to
 list the path) only up to --max-dag-nodes handlings.
 Examples:
-  twinsched sim scenarios/pi.toml --cores 16 --trace pi16.tst && twinsched analyze pi16.tst
+  twinsched sim pi --cores 16 --trace pi16.tst && twinsched analyze pi16.tst
   twinsched analyze run.tst --dot graph.dot --dot-edges 50 && dot -Tsvg graph.dot -o graph.svg
   twinsched analyze run.tst --json)";
 

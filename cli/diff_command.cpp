@@ -47,8 +47,8 @@ delivered payload and its receiver into its checksum) and, where both traces are
 every actor's payload digest, which names the actor whose payloads differ. The first diverging event is
 looked for when both traces are simulations (deterministic), or with --events.
 Examples:
-  twinsched run scenarios/forward.toml --trace a.tst
-  twinsched run scenarios/forward.toml --policy shared-queue --trace b.tst
+  twinsched run forward --trace a.tst
+  twinsched run forward --policy shared-queue --trace b.tst
   twinsched diff a.tst b.tst --tolerance 10%
   twinsched diff a.tst b.tst --json | jq '.metrics[] | select(.over_tolerance)'
 Exit codes: 0 logically equivalent and within the tolerance, 1 a logical difference or a

@@ -338,8 +338,8 @@ message count, leftovers and the workload's checksum. The first failing seed (in
 whatever --jobs) is traced again and printed with one command line that reproduces it.
 --shrink then removes preemptions (delta debugging) while the same invariant still breaks.
 Examples:
-  twinsched explore scenarios/pingpong.toml --policy sharing --idle park --workers 3 --param pairs=3 --runs 500
-  twinsched explore scenarios/pi.toml --strategy pct --depth 3 --runs 200 --shrink
+  twinsched explore pingpong --policy sharing --idle park --workers 3 --param pairs=3 --runs 500
+  twinsched explore pi --strategy pct --depth 3 --runs 200 --shrink
 Exit codes: 0 no schedule broke an invariant, 1 one did (or the scenario fails without
 preemptions), 2 a bad scenario or flag.)";
 

@@ -16,11 +16,11 @@ namespace {
 
 constexpr const char* footer = R"(Examples:
   twinsched run                                   run the built-in forward scenario on 2 threads
-  twinsched run scenarios/pingpong.toml --idle park --workers 2
-  twinsched run scenarios/pi.toml --policy shared-queue --json
-  twinsched sim scenarios/pi.toml --cores 16      pi on a simulated 16-core machine
-  twinsched run scenarios/forward.toml --trace a.tst && twinsched trace info a.tst
-  twinsched explore scenarios/pingpong.toml --policy sharing --idle park --cores 3 --shrink
+  twinsched run pingpong --idle park --workers 2
+  twinsched run pi --policy shared-queue --json
+  twinsched sim pi --cores 16                     pi on a simulated 16-core machine
+  twinsched run forward --trace a.tst && twinsched trace info a.tst
+  twinsched explore pingpong --policy sharing --idle park --cores 3 --shrink
                                                   search schedules for a broken invariant
   twinsched report a.tst -o a.html                an HTML report: timelines, delays, critical path
   twinsched sweep sweep.toml --jobs 2 --report s.html   every combination of policies, cores, seeds, ...

@@ -178,9 +178,9 @@ timing, taking whatever messages arrived; where they cannot apply (an actor the 
 ran is not runnable when every worker waits) the replay skips that turn. Where the recorded
 turns run out the rest of the run follows the scenario's seed. Either way it says where.
 Examples:
-  twinsched sim scenarios/skewed.toml --cores 2 --trace sim.tst
+  twinsched sim skewed --cores 2 --trace sim.tst
   twinsched replay sim.tst                            identical to the recording?
-  twinsched run scenarios/skewed.toml --trace real.tst
+  twinsched run skewed --trace real.tst
   twinsched replay real.tst -o real-in-sim.tst        the real run's decisions, modeled timing
   twinsched diff real.tst real-in-sim.tst
   twinsched replay sim.tst --step                     step event by event (`help` at the prompt)

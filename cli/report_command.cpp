@@ -89,8 +89,8 @@ Large traces are read once, streaming; charts are cut into --bins columns and at
 --max-spells exact spells are kept for zooming in. On a terminal, reading that takes more
 than a second shows a progress line on stderr: the events read of the trace's total.
 Examples:
-  twinsched sim scenarios/pi.toml --cores 4 --trace pi.tst && twinsched report pi.tst -o pi.html
-  mkdir -p v && twinsched validate scenarios/forward.toml --out v    real and simulated traces
+  twinsched sim pi --cores 4 --trace pi.tst && twinsched report pi.tst -o pi.html
+  mkdir -p v && twinsched validate forward --out v                   real and simulated traces
   twinsched report v/forward.real.tst v/forward.sim.tst -o real-vs-sim.html)";
 
 }  // namespace

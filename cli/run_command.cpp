@@ -74,9 +74,9 @@ int run(const run_options& o) {
 constexpr const char* run_footer = R"(Flags beat the scenario file; the file beats the defaults shown above.
 Examples:
   twinsched run                                        the embedded forward scenario
-  twinsched run scenarios/pingpong.toml --idle park    same file, another idle strategy
-  twinsched run scenarios/forward.toml --workers 4 --param hops=1000 --param tokens=50
-  twinsched run scenarios/pi.toml --policy shared-queue --json | jq .msgs_per_s
+  twinsched run pingpong --idle park                   the stock pingpong, another idle strategy
+  twinsched run forward --workers 4 --param hops=1000 --param tokens=50
+  twinsched run pi --policy shared-queue --json | jq .msgs_per_s
 On a terminal, a run that takes more than a second shows a progress line on stderr: the
 messages processed so far (of those the workload expects), their rate and the time taken;
 none under --json or when stderr is not a terminal.

@@ -186,11 +186,11 @@ second shows a progress line on stderr: the simulated time reached, the messages
 is not a terminal. The simulation reports at simulated-time steps, never by a clock: a
 result is the same with the line shown or not.
 Examples:
-  twinsched sim scenarios/forward.toml --cores 16
-  twinsched sim scenarios/forward.toml --machine xeon-2s-32c --policy shared-queue
-  twinsched sim scenarios/forward.toml --cores 1,2,4,8,16 --param hops=2000     a scaling table
-  twinsched sim scenarios/sim_spin_vs_park.toml --cores 2 --workers 8 --idle busy-spin
-  twinsched sim scenarios/pi.toml --check-determinism --json
+  twinsched sim forward --cores 16
+  twinsched sim forward --machine xeon-2s-32c --policy shared-queue
+  twinsched sim forward --cores 1,2,4,8,16 --param hops=2000                    a scaling table
+  twinsched sim sim_spin_vs_park --cores 2 --workers 8 --idle busy-spin
+  twinsched sim pi --check-determinism --json
   twinsched list machines
 Exit codes: 0 the verdict is OK, 1 it failed (checksum, message count, the workload's own
 check, a behavior threw, or the run hit --time-limit; or --check-determinism found a

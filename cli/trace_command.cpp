@@ -177,8 +177,8 @@ void add_trace_command(CLI::App& app, action& chosen) {
   info_cmd->add_flag("--json", o->json, "Print one JSON object instead of text.");
   info_cmd->add_flag("--quick", o->quick, "Only the header and the footer's totals: do not decode the events.");
   info_cmd->footer(R"(Examples:
-  twinsched run scenarios/forward.toml --trace a.tst && twinsched trace info a.tst
-  twinsched sim scenarios/skewed.toml --cores 2 --trace sim.tst && twinsched trace info sim.tst --json
+  twinsched run forward --trace a.tst && twinsched trace info a.tst
+  twinsched sim skewed --cores 2 --trace sim.tst && twinsched trace info sim.tst --json
   twinsched trace info big.tst --quick                the header and totals only, at once
 Exit codes: 0 the trace reads back intact, 2 it is missing or damaged (the message names the byte).)");
   info_cmd->callback([&chosen, o] { chosen = [o] { return info(*o); }; });

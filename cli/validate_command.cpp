@@ -74,8 +74,8 @@ constexpr const char* validate_footer =
 of cores of the scenario's machine (or --machine). Both traces are kept for `twinsched diff`,
 `trace info` and `export perfetto`.
 Examples:
-  twinsched validate scenarios/skewed.toml
-  twinsched validate scenarios/forward.toml --param hops=2000 --tolerance 25%
+  twinsched validate skewed
+  twinsched validate forward --param hops=2000 --tolerance 25%
 On a terminal, once it takes more than a second, a progress line on stderr shows each phase
 and how far it has got: the real run's messages and rate, the simulation's simulated time
 and messages, then the events read comparing the traces.
