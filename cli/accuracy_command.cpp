@@ -301,7 +301,7 @@ int accuracy(const accuracy_cli& o) {
   for (auto& s : bases) {
     if (o.seed_opt && o.seed_opt->count()) s.seed = o.seed;
     for (const auto& p : o.params) apply_param_override(s, p);
-    s.trace_level = "off";
+    s.trace = trace_level::off;
   }
   const std::vector<std::string>& policies = o.policies.empty() ? policy_names() : o.policies;
 

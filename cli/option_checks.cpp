@@ -1,4 +1,4 @@
-// Checks for command-line values: whole and decimal numbers with their ranges, and the one-line error a bad one gets.
+// Checks for command-line values: whole and decimal numbers with their ranges, trace levels, and the one-line error a bad one gets.
 #include "cli/option_checks.hpp"
 
 #include <cctype>
@@ -9,6 +9,8 @@
 #include <utility>
 
 #include <CLI/CLI.hpp>
+
+#include "models/config.hpp"
 
 namespace twinsched::cli {
 
@@ -44,8 +46,10 @@ namespace {
 
 /// A CLI11 validator that runs `parse` and turns its std::invalid_argument into usage_error(message(text, reason)).
 /// usage_error is not a CLI::ValidationError, so it leaves CLI11 as it is, and main prints it unchanged.
+/// A `shown` text follows the option's type name in --help ("LEVEL:{decisions,full}").
 CLI::Option* check_with(CLI::Option* opt, std::function<void(const std::string&)> parse,
-                        std::function<std::string(const std::string&, const std::string&)> message) {
+                        std::function<std::string(const std::string&, const std::string&)> message,
+                        std::string shown = "") {
   return opt->check(CLI::Validator(
       [parse = std::move(parse), message = std::move(message)](std::string& text) -> std::string {
         try {
@@ -57,7 +61,7 @@ CLI::Option* check_with(CLI::Option* opt, std::function<void(const std::string&)
         }
         return {};
       },
-      ""));
+      std::move(shown)));
 }
 
 }  // namespace
@@ -76,6 +80,24 @@ CLI::Option* takes_whole(CLI::Option* opt, std::uint64_t lo, std::uint64_t hi) {
 CLI::Option* takes_parsed(CLI::Option* opt, std::function<void(const std::string&)> parse) {
   const std::string head = opt->get_name() + ": ";
   return check_with(opt, std::move(parse), [head](const std::string&, const std::string& why) { return head + why; });
+}
+
+CLI::Option* takes_level(CLI::Option* opt, bool off_ok) {
+  // The choices, shown in --help as CLI::IsMember shows them (the shell completion reads them there).
+  std::string shown, prose;
+  for (const std::string& name : trace_level_names())
+    if (off_ok || name != level_name(trace_level::off)) {
+      shown += (shown.empty() ? "{" : ",") + name;
+      prose += (prose.empty() ? "" : " or ") + name;
+    }
+  const std::string head = opt->get_name() + ": ";
+  return check_with(
+      opt,
+      [off_ok, prose](const std::string& text) {
+        if (level_from_name(text) == trace_level::off && !off_ok)
+          throw std::invalid_argument("this command records a trace to use: " + prose + ", not 'off'");
+      },
+      [head](const std::string&, const std::string& why) { return head + why; }, shown + "}");
 }
 
 }  // namespace twinsched::cli

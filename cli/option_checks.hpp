@@ -37,5 +37,9 @@ CLI::Option* takes_whole(CLI::Option* opt, std::uint64_t lo, std::uint64_t hi);
 /// Like takes(), where the parser's own message says best what is wrong:
 /// usage_error("--NAME: " + its message), e.g. "--until: time '5x': unknown unit 'x' (...)".
 CLI::Option* takes_parsed(CLI::Option* opt, std::function<void(const std::string&)> parse);
+/// takes_parsed() with the one trace-level parser (models/config.hpp level_from_name):
+/// "--trace-level: unknown trace level 'x' (known: off, decisions, full)". Without off_ok,
+/// "off" is refused too, for a command whose whole point is the trace it records.
+CLI::Option* takes_level(CLI::Option* opt, bool off_ok);
 
 }  // namespace twinsched::cli

@@ -61,7 +61,7 @@ int replay(const replay_cli& c) {
   if (h.scenario_text.empty()) throw traces::trace_error(c.file, 0, "the header holds no scenario to replay");
   scenario s = load_scenario_text(h.scenario_text, c.file + " (recorded scenario)");
   // never coarser than the recording: the identity check compares at the recording's level
-  s.trace_level = h.level == trace_level::full ? "full" : c.level;
+  s.trace = h.level == trace_level::full ? trace_level::full : level_from_name(c.level);
   sim_options o = options_for(h, s, c);
   o.replay_from = c.file;
   o.trace_path = c.out.empty() ? default_out(c.file) : c.out;
@@ -214,10 +214,10 @@ void add_replay_command(CLI::App& app, action& chosen) {
                                   ". Default: the recording's (simulated) or the recording host's.")
                   ->type_name("N"),
               1, cores_limit);
-  cmd->add_option("--level", c->level, "Trace level of the replay's trace (full has what stepping shows).")
-      ->type_name("LEVEL")
-      ->check(CLI::IsMember({"decisions", "full"}))
-      ->capture_default_str();
+  takes_level(cmd->add_option("--level", c->level, "Trace level of the replay's trace (full has what stepping shows).")
+                  ->type_name("LEVEL")
+                  ->capture_default_str(),
+              false);
   cmd->add_flag("--json", c->json, "Print one JSON object instead of text.");
   cmd->add_flag("--step", c->step,
                 "Then step through the replayed trace event by event (commands from stdin; `help` lists them).");

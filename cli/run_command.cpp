@@ -7,6 +7,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
 #include "cli/sim_progress.hpp"
@@ -29,20 +30,20 @@ struct run_options {
 
 void apply_overrides(const run_options& o, scenario& s) {
   o.flags.apply(s);
-  if (given(o.trace_level_opt)) s.trace_level = o.trace_level;
+  if (given(o.trace_level_opt)) s.trace = level_from_name(o.trace_level);
 }
 
 /// Where to record and at which level: --trace and --trace-level (already applied to
-/// s.trace_level), else the scenario's `trace` key, recorded to "<name>.tst". --trace with
+/// s.trace), else the scenario's `trace` key, recorded to "<name>.tst". --trace with
 /// neither level records everything.
 trace_request trace_of(const run_options& o, const scenario& s) {
   trace_request t;
-  if (s.trace_level != "off") t.level = s.trace_level == "decisions" ? trace_level::decisions : trace_level::full;
+  if (s.trace != trace_level::off) t.level = s.trace;
   else t.level = given(o.trace_level_opt) ? trace_level::off : trace_level::full;
   t.path = o.trace_path;
-  if (t.path.empty() && s.trace_level != "off") {
+  if (t.path.empty() && s.trace != trace_level::off) {
     t.path = s.name + ".tst";
-    std::cerr << "twinsched: recording a " << s.trace_level << " trace to " << t.path << '\n';
+    std::cerr << "twinsched: recording a " << level_name(s.trace) << " trace to " << t.path << '\n';
   }
   return t;
 }
@@ -97,11 +98,12 @@ void add_run_command(CLI::App& app, action& chosen) {
                       "Record a trace of the run to FILE (.tst): read it with `twinsched trace info`, compare "
                       "two with `twinsched diff`, view it with `twinsched export perfetto`.")
       ->type_name("FILE");
-  o->trace_level_opt = run_cmd->add_option("--trace-level", o->trace_level,
-                                           "How much to record: decisions (schedule, run, steal, park, ...) or full "
-                                           "(also every send and message). Default: the scenario's `trace`, or full.")
-                           ->type_name("LEVEL")
-                           ->check(CLI::IsMember({"off", "decisions", "full"}));
+  o->trace_level_opt = takes_level(run_cmd->add_option("--trace-level", o->trace_level,
+                                                       "How much to record: decisions (schedule, run, steal, park, ...) or "
+                                                       "full (also every send and message). Default: the scenario's "
+                                                       "`trace`, or full.")
+                                        ->type_name("LEVEL"),
+                                    true);
   run_cmd->callback([&chosen, o] { chosen = [o] { return run(*o); }; });
 }
 

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "cli/step_print.hpp"
+#include "models/config.hpp"
 #include "models/whole_number.hpp"
 #include "traces/header.hpp"
 #include "traces/merged_cursor.hpp"
@@ -68,10 +69,10 @@ class session {
   void banner() {
     const auto& h = r_.header();
     out_ << "stepping " << r_.path() << ": " << h.scenario << ", " << h.backend << ", " << h.policy << ", "
-         << h.workers << " workers, " << r_.events() << " events, " << traces::level_name(h.level) << " level\n";
+         << h.workers << " workers, " << r_.events() << " events, " << level_name(h.level) << " level\n";
     if (h.level != trace_level::full)
       out_ << "note: mailbox sizes need a full-level trace (sends and message events); this one is "
-           << traces::level_name(h.level) << " level\n";
+           << level_name(h.level) << " level\n";
     for (const auto& b : breaks_) out_ << "breakpoint " << b.id << ": " << b.spec.describe() << "\n";
     if (until_) out_ << "until " << time_label(until_->value) << "\n";
   }
@@ -222,7 +223,7 @@ class session {
     where();
     print_workers(out_, state_);
     print_queues(out_, state_);
-    print_mailboxes(out_, state_, 10, traces::level_name(r_.header().level));
+    print_mailboxes(out_, state_, 10, level_name(r_.header().level));
     print_counts(out_, state_);
   }
 
@@ -259,7 +260,7 @@ class session {
       } else if (cmd == "mailboxes" || cmd == "m") {
         auto n = count_arg(rest, 10);
         if (!n) return error("`mailboxes` takes a positive count: mailboxes 20");
-        print_mailboxes(out_, state_, *n, traces::level_name(r_.header().level));
+        print_mailboxes(out_, state_, *n, level_name(r_.header().level));
       } else if (cmd == "state") {
         state();
       } else if (cmd == "where") {

@@ -10,6 +10,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/step_session.hpp"
+#include "models/config.hpp"
 #include "traces/format.hpp"
 #include "traces/trace_reader.hpp"
 #include "traces/trace_stats.hpp"
@@ -56,7 +57,7 @@ nlohmann::json header_json(const traces::trace_header& h) {
           {"policy", h.policy},
           {"idle", h.idle},
           {"clock", h.clock},
-          {"level", traces::level_name(h.level)},
+          {"level", level_name(h.level)},
           {"created_unix_s", h.created_unix_s},
           {"producer", h.producer}};
 }
@@ -118,7 +119,7 @@ int info(const info_options& o) {
             << "run           " << h.backend << " on " << h.machine << "\n"
             << "scheduler     " << h.policy << ", idle " << h.idle << ", " << h.workers << " workers (" << h.lanes
             << " lanes)\n"
-            << "recorded      " << traces::level_name(h.level) << " level by " << h.producer << " at "
+            << "recorded      " << level_name(h.level) << " level by " << h.producer << " at "
             << utc(h.created_unix_s) << "\n"
             << "clock         " << h.clock << ": " << f.clock_note << "\n";
   char line[200];

@@ -8,6 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
+#include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
 #include "cli/sim_progress.hpp"
@@ -34,8 +35,7 @@ int validate_both(const validate_cli& c) {
     std::cerr << "twinsched: " << s.sched.workers << " workers capped at this machine's " << here << " cores\n";
     s.sched.workers = here;
   }
-  s.trace_level = c.level;
-  const trace_level level = c.level == "decisions" ? trace_level::decisions : trace_level::full;
+  const trace_level level = s.trace = level_from_name(c.level);
   const std::string real_path = c.out_dir + "/" + s.name + ".real.tst", sim_path = c.out_dir + "/" + s.name + ".sim.tst";
 
   progress p("validate", progress::mode_for(false));
@@ -96,10 +96,10 @@ void add_validate_command(CLI::App& app, action& chosen) {
   cmd->add_option("--out", c->out_dir, "Folder for the two traces (<name>.real.tst, <name>.sim.tst).")
       ->type_name("DIR")
       ->capture_default_str();
-  cmd->add_option("--trace-level", c->level, "decisions or full (full adds sends and queueing delays).")
-      ->type_name("LEVEL")
-      ->check(CLI::IsMember({"decisions", "full"}))
-      ->capture_default_str();
+  takes_level(cmd->add_option("--trace-level", c->level, "decisions or full (full adds sends and queueing delays).")
+                  ->type_name("LEVEL")
+                  ->capture_default_str(),
+              false);
   takes_tolerance(
       cmd->add_option("--tolerance", c->tolerance, "Fail (exit 1) when a headline metric differs by more, e.g. 25%.")
           ->type_name("PCT"));

@@ -30,14 +30,21 @@ std::string joined(const std::vector<std::string>& v) {
 }
 }  // namespace
 
+const std::string& level_name(trace_level l) { return trace_level_names().at(std::size_t(l)); }
+
+trace_level level_from_name(const std::string& name) {
+  const auto& v = trace_level_names();
+  const auto at = std::find(v.begin(), v.end(), name);
+  if (at == v.end()) throw std::invalid_argument("unknown trace level '" + name + "' (known: " + joined(v) + ")");
+  return trace_level(at - v.begin());
+}
+
 void validate(const scenario& s) {
   const auto& c = s.sched;
   if (!known(policy_names(), c.policy))
     throw config_error("unknown policy '" + c.policy + "' (known: " + joined(policy_names()) + ")");
   if (!known(idle_names(), c.idle.strategy))
     throw config_error("unknown idle strategy '" + c.idle.strategy + "' (known: " + joined(idle_names()) + ")");
-  if (!known(trace_level_names(), s.trace_level))
-    throw config_error("unknown trace level '" + s.trace_level + "' (known: " + joined(trace_level_names()) + ")");
   if (c.steal != "one" && c.steal != "half")
     throw config_error("steal must be \"one\" or \"half\", not '" + c.steal + "'");
   if (c.workers == 0 || c.workers > 1024) throw config_error("workers must be between 1 and 1024");

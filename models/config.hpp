@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "trace_event.hpp"
 #include "workload/workload.hpp"
 
 namespace twinsched {
@@ -46,13 +47,19 @@ struct scenario {
   std::map<std::string, param_value> workload_params;  ///< validated, defaults not filled
   scheduler_config sched;
   std::string machine = "default";  ///< name of a models/machines/*.toml file
-  std::string trace_level = "off";  ///< off | decisions | full
+  trace_level trace = trace_level::off;  ///< the file's `trace` key: what a run records when asked to
 };
 
 /// Names accepted in scenario files and on the command line.
 const std::vector<std::string>& policy_names();
 const std::vector<std::string>& idle_names();
-const std::vector<std::string>& trace_level_names();
+const std::vector<std::string>& trace_level_names();  ///< in the enum's order
+
+/// A trace level's name: "off", "decisions" or "full".
+const std::string& level_name(trace_level l);
+/// The one parser of a trace level's name, for scenario files and every command's flags:
+/// throws std::invalid_argument("unknown trace level 'NAME' (known: off, decisions, full)").
+trace_level level_from_name(const std::string& name);
 
 }  // namespace twinsched
 

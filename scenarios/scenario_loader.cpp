@@ -108,7 +108,9 @@ scenario load_scenario_text(std::string_view text, const std::string& source_nam
   r.read(root, "description", "description", s.description);
   r.read(root, "seed", "seed", s.seed, 0);
   r.read(root, "machine", "machine", s.machine);
-  r.read_choice(root, "trace", "trace", s.trace_level, trace_level_names(), "trace level");
+  std::string trace = level_name(s.trace);
+  r.read_choice(root, "trace", "trace", trace, trace_level_names(), "trace level");
+  s.trace = level_from_name(trace);
   read_workload(r, root, s);
   const toml::table* sched = r.table(root, "scheduler", "scheduler");
   if (sched) read_scheduler(r, *sched, s.sched);

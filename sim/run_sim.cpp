@@ -90,12 +90,6 @@ struct progress_reporter {
 };
 progress_reporter reporter;  // one simulation per process: one reporter
 
-trace_level level_of(const std::string& s) {
-  if (s == "decisions") return trace_level::decisions;
-  if (s == "full") return trace_level::full;
-  return trace_level::off;
-}
-
 machine_model checked(const scenario& s, const sim_options& o) {
   validate(s);
   if (o.interleave != "coarse" && o.interleave != "fine")
@@ -137,7 +131,7 @@ sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_
   const workload_info& info = *find_workload(s.workload);
   std::unique_ptr<workload> w = info.make(with_machine_kernels(info, s.workload_params, m), s.seed);
   run_result r;
-  trace_level level = level_of(s.trace_level);
+  trace_level level = s.trace;
   if (!o.trace_path.empty() && level == trace_level::off) level = trace_level::full;
   // Exact simulated times, no clock (traces/recorder.hpp); every worker slot gets a lane.
   std::unique_ptr<traces::recorder> rec;

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "format.hpp"
+#include "models/config.hpp"
 #include "merged_cursor.hpp"
 #include "trace_stats.hpp"
 

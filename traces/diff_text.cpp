@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ostream>
 
+#include "models/config.hpp"
+
 namespace twinsched::traces {
 namespace {
 

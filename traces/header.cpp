@@ -80,23 +80,4 @@ trace_header decode_header_payload(byte_source& in, std::uint16_t version) {
   return h;  // trailing fields of later minor revisions are ignored
 }
 
-const char* level_name(trace_level l) {
-  switch (l) {
-    case trace_level::off:
-      return "off";
-    case trace_level::decisions:
-      return "decisions";
-    case trace_level::full:
-      return "full";
-  }
-  return "?";
-}
-
-trace_level level_from_name(const std::string& s) {
-  if (s == "off") return trace_level::off;
-  if (s == "decisions") return trace_level::decisions;
-  if (s == "full") return trace_level::full;
-  throw std::invalid_argument("unknown trace level '" + s + "' (known: off, decisions, full)");
-}
-
 }  // namespace twinsched::traces

@@ -41,8 +41,4 @@ std::vector<std::uint8_t> encode_header(const trace_header& h);
 /// Reads the payload fields (the reader has checked magic, length and CRC already).
 trace_header decode_header_payload(byte_source& in, std::uint16_t version);
 
-const char* level_name(trace_level l);
-/// "off" | "decisions" | "full" -> level; throws std::invalid_argument otherwise.
-trace_level level_from_name(const std::string& s);
-
 }  // namespace twinsched::traces

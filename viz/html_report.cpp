@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "report_assets.hpp"
+#include "models/config.hpp"
 #include "svg_chart.hpp"
 #include "traces/trace_stats.hpp"
 
@@ -28,7 +29,7 @@ std::string run_facts(const report_run& r) {
   const run_profile& p = r.profile;
   const auto& h = p.header;
   std::string s = "<table class=\"kv\">";
-  s += row("trace", html_escape(r.path) + " (" + traces::level_name(h.level) + " level, " + fmt_count(double(p.events)) + " events)");
+  s += row("trace", html_escape(r.path) + " (" + level_name(h.level) + " level, " + fmt_count(double(p.events)) + " events)");
   s += row("scenario", html_escape(h.scenario) + ", seed " + std::to_string(h.seed));
   s += row("ran on", html_escape(h.backend) + ": " + html_escape(h.machine) +
                          (h.sim_cores ? ", " + std::to_string(h.sim_cores) + " modeled cores" : ""));

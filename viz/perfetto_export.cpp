@@ -8,6 +8,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "models/config.hpp"
 #include "traces/format.hpp"
 #include "traces/merged_cursor.hpp"
 #include "traces/header.hpp"

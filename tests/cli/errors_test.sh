@@ -37,6 +37,10 @@ expect 2 '^twinsched: missing\.toml: cannot open scenario file \(No such file or
 expect 2 "^twinsched: --param hops=x: workload\\.hops: expected integer, got string$" run --param hops=x
 expect 2 "^twinsched: --param nope=1: unknown parameter 'nope'" run --param nope=1
 expect 2 "^twinsched: --policy: no-such-policy not in \\{.*\\} \\(see \`twinsched run --help\`\\)$" run --policy no-such-policy
+# Trace levels: one parser (models/config.hpp) for the scenario's `trace` key and every command's flag.
+expect 2 "^twinsched: --trace-level: unknown trace level 'all' \\(known: off, decisions, full\\)\$" run --trace-level all
+expect 2 "^twinsched: --trace-level: this command records a trace to use: decisions or full, not 'off'\$" validate --trace-level off
+expect 2 "^twinsched: --level: unknown trace level 'Full' \\(known: off, decisions, full\\)\$" replay x.tst --level Full
 
 # Every numeric option rejects a bad value before anything runs: one line, exit 2,
 # "--NAME takes WHAT, not 'VALUE'" (whole numbers name their range).

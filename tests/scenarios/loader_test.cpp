@@ -122,7 +122,7 @@ TEST_CASE("a file with only [workload] kind gets every default") {
   CHECK(s.name == "minimal");  // the file's stem when the file has no name
   CHECK(s.seed == defaults.seed);
   CHECK(s.machine == defaults.machine);
-  CHECK(s.trace_level == defaults.trace_level);
+  CHECK(s.trace == defaults.trace);
   CHECK(s.workload_params.empty());  // defaults are filled at run time, not here
   CHECK(s.sched.policy == d.policy);
   CHECK(s.sched.workers == d.workers);
@@ -360,6 +360,17 @@ TEST_CASE("an unknown idle strategy lists the known strategies") {
 TEST_CASE("an unknown trace level lists the known levels") {
   check_error("trace = \"all\"\n[workload]\nkind = \"forward\"\n", "1:9",
               "unknown trace level 'all'; valid: " + joined(trace_level_names()));
+}
+
+TEST_CASE("the trace key reads each level by the name the one parser and every printout use") {
+  for (const std::string& name : trace_level_names()) {
+    const scenario s = load_scenario_text("trace = \"" + name + "\"\n" + forward_head, "t.toml");
+    CHECK(level_name(s.trace) == name);
+    CHECK(level_from_name(name) == s.trace);
+  }
+  CHECK(load_scenario_text("trace = \"decisions\"\n" + std::string(forward_head), "t.toml").trace == trace_level::decisions);
+  CHECK_THROWS_WITH_AS(level_from_name("all"), "unknown trace level 'all' (known: off, decisions, full)",
+                       std::invalid_argument);
 }
 
 TEST_CASE("an unknown workload lists the registered workloads") {

@@ -50,7 +50,7 @@ scenario stock(const std::string& workload) {
     s.sched.min_workers = 2;
     s.sched.max_workers = 2;
   }
-  s.trace_level = "full";
+  s.trace = trace_level::full;
   return s;
 }
 
@@ -223,7 +223,7 @@ TEST_CASE("stock burst as shipped (adaptive from one thread to four): every reco
           "made again, each turn on its recorded worker" *
           doctest::timeout(120)) {
   scenario s = load_scenario_file(std::string(TWINSCHED_SOURCE_DIR) + "/scenarios/burst.toml");
-  s.trace_level = "full";
+  s.trace = trace_level::full;
   const std::string real = temp_path("scaled-real"), out = temp_path("scaled-rep");
   REQUIRE(run_on_threads(s, trace_request{real, trace_level::full}).ok());
   REQUIRE(count_of(real, event_kind::thread_start) > 0);

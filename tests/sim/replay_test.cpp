@@ -37,7 +37,7 @@ scenario small(const std::string& workload, const std::string& policy, const std
     s.sched.max_workers = 3;
   }
   s.sched.checks = true;
-  s.trace_level = "full";
+  s.trace = trace_level::full;
   return s;
 }
 
@@ -106,13 +106,13 @@ TEST_CASE("a decisions-level simulated trace, replayed at full level, compares i
                                                                                           {"pool", "donation"}}) {
     CAPTURE(policy);
     scenario s = small(workload, policy);
-    s.trace_level = "decisions";
+    s.trace = trace_level::decisions;
     sim_options o;
     o.cores = 2;
     o.trace_path = temp_path("dec-rec-" + policy);
     REQUIRE(simulate(s, o).ok());
     scenario full = s;
-    full.trace_level = "full";
+    full.trace = trace_level::full;
     sim_options ro = o;
     ro.replay_from = o.trace_path;
     ro.trace_path = temp_path("dec-rep-" + policy);
