@@ -12,16 +12,11 @@
 
 namespace twinsched::traces {
 
-trace_writer::trace_writer(const std::string& path, const trace_header& h) : path_(path) {
-  f_ = std::fopen(path.c_str(), "wb");
-  if (!f_) throw std::runtime_error(path + ": cannot create trace file (" + std::strerror(errno) + ")");
+trace_writer::trace_writer(const std::string& path, const trace_header& h)
+    : path_(path), out_(path), f_(out_.c_file()) {
   std::setvbuf(f_, nullptr, _IOFBF, 1 << 20);
   std::vector<std::uint8_t> head = encode_header(h);
   put(head.data(), head.size());
-}
-
-trace_writer::~trace_writer() {
-  if (f_) std::fclose(f_);  // unfinished: no footer, so readers report the file as cut short
 }
 
 void trace_writer::put(const void* p, std::size_t n) {
@@ -77,11 +72,8 @@ void trace_writer::finish(trace_footer f) {
   tr.u32(crc32c(tr.bytes().data(), tr.size()));
   tr.raw(trailer_magic.data(), trailer_magic.size());
   put(tr.bytes().data(), tr.size());
-  const bool failed = std::fflush(f_) != 0;
-  const int err = errno;
-  std::fclose(f_);
-  f_ = nullptr;
-  if (failed) throw std::runtime_error(path_ + ": cannot write trace file (" + std::strerror(err) + ")");
+  f_ = nullptr;  // commit closes it
+  out_.commit();
 }
 
 }  // namespace twinsched::traces

@@ -11,6 +11,7 @@
 #include "footer.hpp"
 #include "header.hpp"
 #include "models/trace_event.hpp"
+#include "output_file.hpp"
 
 namespace twinsched::traces {
 
@@ -18,9 +19,11 @@ namespace twinsched::traces {
 /// Keeps every lane's totals and event hash, which finish() puts into the footer.
 class trace_writer {
  public:
-  /// Creates (truncates) `path` and writes the header. Throws std::runtime_error on I/O errors.
+  /// Writes the header to a temporary file beside `path`, which finish() renames to `path`:
+  /// a writer destroyed unfinished (a failed run, an exception) leaves an existing `path` as
+  /// it was and no file. Throws files::path_error when the file cannot be created,
+  /// std::runtime_error on I/O errors.
   trace_writer(const std::string& path, const trace_header& h);
-  ~trace_writer();
   trace_writer(const trace_writer&) = delete;
   trace_writer& operator=(const trace_writer&) = delete;
 
@@ -51,7 +54,8 @@ class trace_writer {
   /// The running totals of `lane` (the recorder adds its clock reads and stalls).
   lane_summary& tally(std::uint16_t lane);
 
-  /// Writes `f` (its `lanes` replaced by this writer's tallies), the trailer, and closes.
+  /// Writes `f` (its `lanes` replaced by this writer's tallies) and the trailer, and puts the
+  /// file in place.
   void finish(trace_footer f);
 
   std::uint64_t bytes_written() const { return offset_; }
@@ -63,7 +67,8 @@ class trace_writer {
              std::uint64_t first_index, const byte_sink& payload);
 
   std::string path_;
-  std::FILE* f_ = nullptr;
+  files::output_file out_;
+  std::FILE* f_ = nullptr;  ///< out_'s stream
   std::uint64_t offset_ = 0;
   std::uint64_t event_blocks_ = 0;
   std::map<std::uint16_t, lane_summary> lanes_;

@@ -2,6 +2,7 @@
 // rejected at the right byte.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -176,14 +177,26 @@ TEST_CASE("a missing block is found by its lane's event numbering") {
   expect_rejected(b, next0->offset - len + 24, "a block is missing or out of order");
 }
 
-TEST_CASE("a recording that never finished reads as cut short at its end") {
+TEST_CASE("a recording that never finished leaves no file, and an older file under its name as it was") {
   temp_file f("unfinished");
   {
     trace_writer w(f.path(), test::synthetic_header());
     w.write_events(0, test::every_kind(0, 0));
-  }  // no finish(): the process died
-  auto b = test::read_bytes(f.path());
-  expect_rejected(b, b.size(), "cut short");
+  }  // no finish(): the run failed
+  CHECK_FALSE(std::filesystem::exists(f.path()));
+  test::write_bytes(f.path(), {1, 2, 3});
+  {
+    trace_writer w(f.path(), test::synthetic_header());
+    w.write_events(0, test::every_kind(0, 0));
+    CHECK(test::read_bytes(f.path()) == std::vector<std::uint8_t>{1, 2, 3});
+  }
+  CHECK(test::read_bytes(f.path()) == std::vector<std::uint8_t>{1, 2, 3});
+  {
+    trace_writer w(f.path(), test::synthetic_header());
+    w.write_events(0, test::every_kind(0, 0));
+    w.finish(test::synthetic_footer());
+  }
+  CHECK_NOTHROW(trace_reader r(f.path()));  // finished: the whole new file in its place
 }
 
 TEST_SUITE_END();
