@@ -4,7 +4,6 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -26,6 +25,7 @@
 #include "scenarios/scenario_loader.hpp"
 #include "sim/calibrate.hpp"
 #include "sim/machine_model.hpp"
+#include "traces/output_file.hpp"
 #include "sim/run_sim.hpp"
 #include "viz/accuracy_report.hpp"
 
@@ -271,10 +271,10 @@ int accuracy(const accuracy_cli& o) {
   if (o.json && o.markdown) throw command_line("--json and --markdown: choose one");
   accuracy_setup setup;
   setup.model_line_ns = load_machine(o.machine).line_same_socket;  // a bad name or file: exit 2, before anything runs
-  std::ofstream page;  // opened now: an unwritable --report fails before minutes of runs
-  if (!o.report.empty()) {
-    page.open(o.report, std::ios::trunc);
-    if (!page) throw command_line("--report " + o.report + ": cannot create the file");
+  if (!o.report.empty()) {  // now: an unwritable --report fails before minutes of runs
+    std::vector<std::string> inputs = o.scenarios;
+    inputs.push_back(o.machine);
+    files::check_output(o.report, "--report", inputs);
   }
 
   std::vector<std::uint32_t> workers;
@@ -349,11 +349,13 @@ int accuracy(const accuracy_cli& o) {
     std::cout << accuracy_json(setup, cases, sum).dump(2) << '\n';
   else
     print_accuracy(std::cout, setup, cases, sum, o.markdown);
-  if (page.is_open()) {
+  if (!o.report.empty()) {
     std::vector<viz::accuracy_bar> bars;
     for (const auto& c : cases)
       bars.push_back({case_name(c.s), c.ok() ? c.real.wall_s : 0, c.ok() ? c.sim.run.wall_s : 0, !c.ok()});
-    viz::write_accuracy_report(page, "twinsched accuracy on " + o.machine, makespan_summary(sum), bars);
+    files::output_file page(o.report);
+    viz::write_accuracy_report(page.stream(), "twinsched accuracy on " + o.machine, makespan_summary(sum), bars);
+    page.commit();
     std::cerr << "accuracy: wrote " << o.report << '\n';
   }
   return within_tolerance(setup, sum) ? 0 : 1;

@@ -1,8 +1,5 @@
 // `twinsched analyze TRACE`: the communication graph and the causality DAG of a trace, in text or JSON; GraphViz with --dot.
 #include <CLI/CLI.hpp>
-#include <cerrno>
-#include <cstring>
-#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <memory>
@@ -11,6 +8,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
+#include "traces/output_file.hpp"
 #include "traces/trace_reader.hpp"
 #include "viz/run_profile.hpp"
 #include "viz/svg_chart.hpp"
@@ -93,15 +91,13 @@ void print_text(const viz::run_profile& p, std::ostream& o) {
 }
 
 int analyze(const analyze_cli& o) {
+  if (!o.dot.empty()) files::check_output(o.dot, "--dot", {o.file});
   traces::trace_reader r(o.file);
   viz::run_profile p = viz::profile_trace(r, o.opt);
   if (!o.dot.empty()) {
-    std::ofstream f(o.dot, std::ios::trunc);
-    if (!f) {
-      std::cerr << "twinsched: " << o.dot << ": cannot create the GraphViz file (" << std::strerror(errno) << ")\n";
-      return 2;
-    }
-    viz::write_dot(p.comm, f, o.dot_edges);
+    files::output_file f(o.dot);
+    viz::write_dot(p.comm, f.stream(), o.dot_edges);
+    f.commit();
   }
   if (o.json)
     std::cout << as_json(p).dump(2) << '\n';

@@ -1,6 +1,5 @@
 // `twinsched calibrate`: measure this machine's costs (sim/calibrate.hpp) and write them as a machine model file.
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <stdexcept>
@@ -11,6 +10,7 @@
 #include "cli/commands.hpp"
 #include "sim/calibrate.hpp"
 #include "sim/machine_model.hpp"
+#include "traces/output_file.hpp"
 
 namespace twinsched::cli {
 namespace {
@@ -29,6 +29,8 @@ constexpr const char* calibrate_footer =
     "what else runs shows up in the figures. sim/MACHINES.md says what each term measures.";
 
 int run_calibrate(const calibrate_cli& c) {
+  const bool to_stdout = c.out.empty() || c.out == "-";
+  if (!to_stdout) files::check_output(c.out, "-o");  // before seconds of measuring
   calibrate_options o = c.opt;
   o.progress = [](const std::string& line) {
     std::cerr << line << '\n';
@@ -37,15 +39,12 @@ int run_calibrate(const calibrate_cli& c) {
   calibration cal = calibrate_machine(o);
   std::string text = machine_toml(cal);
   parse_machine(text, c.out.empty() ? "<calibrate output>" : c.out);  // what we write must load
-  if (c.out.empty() || c.out == "-") {
+  if (to_stdout) {
     std::cout << text;
     std::cout.flush();
     return std::cout ? 0 : 1;
   }
-  std::ofstream f(c.out, std::ios::binary);
-  f << text;
-  f.close();
-  if (!f) throw std::runtime_error("cannot write " + c.out);
+  files::write_whole(c.out, text);
   std::cerr << "calibrate: wrote " << c.out << '\n';
   return 0;
 }

@@ -7,7 +7,6 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <optional>
@@ -25,6 +24,7 @@
 #include "cli/schedule_flags.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/run_sim.hpp"
+#include "traces/output_file.hpp"
 #include "traces/scenario_text.hpp"
 
 namespace twinsched::cli {
@@ -233,6 +233,12 @@ int run(const explore_cli& c) {
   } catch (const config_error& e) {
     throw scenario_error("command line", 0, 0, e.what());
   }
+  // where the scenario, traces and reproductions go: usable before any simulation runs
+  const std::string dir = c.out_dir.empty() ? "explore-" + s.name : c.out_dir;
+  const std::string scenario_file = dir + "/scenario.toml";
+  files::check_output_folder(dir, "--out", true);
+  if (std::filesystem::is_directory(dir))
+    files::check_output(scenario_file, "--out", {c.file, c.opt.machine.empty() ? s.machine : c.opt.machine});
   const bool tty = ::isatty(STDERR_FILENO);
   const auto t0 = std::chrono::steady_clock::now();
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(); };
@@ -251,10 +257,8 @@ int run(const explore_cli& c) {
   if (!c.sim_limit_given) base.time_limit_s = std::max(10.0, 100 * plain.sim_s);
   base.max_points = std::max<std::uint64_t>(1'000'000, 50 * plain.points);
   spec.horizon = plain.points;
-  const std::string dir = c.out_dir.empty() ? "explore-" + s.name : c.out_dir;
-  std::filesystem::create_directories(dir);
-  const std::string scenario_file = dir + "/scenario.toml";
-  std::ofstream(scenario_file) << traces::canonical_scenario_text(s);
+  std::filesystem::create_directory(dir);
+  files::write_whole(scenario_file, traces::canonical_scenario_text(s));
 
   std::vector<sim_options> schedules;
   for (std::uint64_t k = 0; k < c.runs; ++k) {

@@ -1,7 +1,6 @@
 // `twinsched export perfetto FILE -o OUT.json`: a trace as Chrome trace-event JSON, optionally a time window of it.
 #include <CLI/CLI.hpp>
 #include <cstdint>
-#include <fstream>
 #include <iostream>
 #include <limits>
 #include <memory>
@@ -9,8 +8,9 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
-#include "viz/perfetto_export.hpp"
+#include "traces/output_file.hpp"
 #include "traces/trace_reader.hpp"
+#include "viz/perfetto_export.hpp"
 
 namespace twinsched::cli {
 namespace {
@@ -21,12 +21,11 @@ struct export_cli {
 };
 
 int export_perfetto(const export_cli& o) {
+  files::check_output(o.out, "-o", {o.file});
   traces::trace_reader r(o.file);
-  std::ofstream f(o.out, std::ios::binary);
-  if (!f) throw std::runtime_error(o.out + ": cannot create the output file");
-  viz::perfetto_summary s = viz::export_perfetto(r, f, o.opt);
-  f.close();
-  if (!f) throw std::runtime_error(o.out + ": cannot write the output file");
+  files::output_file f(o.out);
+  viz::perfetto_summary s = viz::export_perfetto(r, f.stream(), o.opt);
+  f.commit();
   std::cerr << "twinsched: wrote " << o.out << ": " << s.slices << " slices, " << s.instants << " instants, " << s.flows
             << " message arrows, " << s.counters << " counter samples\n";
   if (s.sampled())

@@ -14,6 +14,7 @@
 #include "cli/summary.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/run_sim.hpp"
+#include "traces/output_file.hpp"
 #include "traces/replay_check.hpp"
 #include "traces/trace_reader.hpp"
 
@@ -65,11 +66,22 @@ int replay(const replay_cli& c) {
   sim_options o = options_for(h, s, c);
   o.replay_from = c.file;
   o.trace_path = c.out.empty() ? default_out(c.file) : c.out;
+  files::check_output(o.trace_path, c.out.empty() ? "the replay's trace" : "-o", {c.file, o.machine});
   const bool as_recorded = h.backend == "sim" && c.machine.empty() && !c.cores;
 
+  progress p("replay", progress::mode_for(c.json));
+  {
+    // Every block's checksum before anything runs: a damaged lane is exit 2 whichever lane
+    // it is, not a replay that fails later or follows only the lanes the replay reads.
+    progress_ticker ticker(p, [&] {  // ends before simulate forks
+      return "checking " + c.file + ": " + count_of_text(rec.events_read(), rec.events(), "events") + " read, " +
+             duration_text(p.elapsed_s());
+    });
+    rec.verify();
+  }
+  const std::uint64_t checked = rec.events_read();
   std::cerr << "twinsched: replaying " << c.file << " (" << h.backend << ", " << h.workers << " workers, "
             << h.policy << ") on " << o.cores << " simulated cores of " << o.machine << " ...\n";
-  progress p("replay", progress::mode_for(c.json));
   sim_result r = simulate_with_progress(p, s, o, "replaying " + c.file);
   traces::trace_reader out(o.trace_path);
   traces::replay_match m;
@@ -77,7 +89,8 @@ int replay(const replay_cli& c) {
     const double t0 = p.elapsed_s();
     progress_ticker ticker(p, [&] {  // no fork from here on
       return "comparing with the recording: " +
-             count_of_text(rec.events_read() + out.events_read(), rec.events() + out.events(), "events") + " read, " +
+             count_of_text(rec.events_read() - checked + out.events_read(), rec.events() + out.events(), "events") +
+             " read, " +
              duration_text(p.elapsed_s() - t0);
     });
     m = traces::compare_replay(rec, out);

@@ -1,8 +1,6 @@
 // `twinsched report TRACE [TRACE2] -o report.html`: one self-contained HTML page of one trace, or two compared.
 #include <CLI/CLI.hpp>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -13,6 +11,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "traces/diff.hpp"
+#include "traces/output_file.hpp"
 #include "traces/trace_reader.hpp"
 #include "viz/html_report.hpp"
 
@@ -26,6 +25,7 @@ struct report_cli {
 };
 
 int report(const report_cli& o) {
+  files::check_output(o.out, "-o", o.files);
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<std::unique_ptr<traces::trace_reader>> readers;
   std::vector<viz::report_run> runs;
@@ -53,17 +53,9 @@ int report(const report_cli& o) {
     d = std::make_unique<traces::diff_report>(traces::diff_traces(*readers[0], *readers[1], {}));
   }
   p.finish();
-  std::ofstream out(o.out, std::ios::binary | std::ios::trunc);
-  if (!out) {
-    std::cerr << "twinsched: " << o.out << ": cannot create the report file (" << std::strerror(errno) << ")\n";
-    return 2;
-  }
-  viz::write_report(out, runs, d.get());
-  out.close();
-  if (!out) {
-    std::cerr << "twinsched: " << o.out << ": cannot write the report file\n";
-    return 2;
-  }
+  files::output_file out(o.out);
+  viz::write_report(out.stream(), runs, d.get());
+  out.commit();
   std::ifstream size(o.out, std::ios::binary | std::ios::ate);
   const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   std::cerr << "twinsched: wrote " << o.out << " (" << (std::uint64_t(size.tellg()) + 1023) / 1024 << " KiB, "

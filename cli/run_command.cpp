@@ -14,6 +14,7 @@
 #include "cli/summary.hpp"
 #include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "traces/output_file.hpp"
 
 namespace twinsched::cli {
 namespace {
@@ -57,6 +58,8 @@ int run(const run_options& o) {
     throw scenario_error("command line", 0, 0, e.what());
   }
   const trace_request t = trace_of(o, s);
+  if (!t.path.empty() && t.level != trace_level::off)
+    files::check_output(t.path, o.trace_path.empty() ? "the scenario's trace" : "--trace", {o.file});
   run_result r;
   progress p("run", progress::mode_for(o.json));
   try {
@@ -104,7 +107,12 @@ void add_run_command(CLI::App& app, action& chosen) {
                                                        "`trace`, or full.")
                                         ->type_name("LEVEL"),
                                     true);
-  run_cmd->callback([&chosen, o] { chosen = [o] { return run(*o); }; });
+  run_cmd->callback([&chosen, o] {
+    if (!o->trace_path.empty() && given(o->trace_level_opt) &&
+        level_from_name(o->trace_level) == trace_level::off)
+      throw usage_error("--trace " + o->trace_path + " with --trace-level off would record nothing: drop one of them");
+    chosen = [o] { return run(*o); };
+  });
 }
 
 }  // namespace twinsched::cli

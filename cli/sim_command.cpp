@@ -10,7 +10,6 @@
 #include <vector>
 
 #include <CLI/CLI.hpp>
-#include <fstream>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.hpp"
@@ -23,6 +22,7 @@
 #include "scenarios/scenario_loader.hpp"
 #include "sim/machine_model.hpp"
 #include "sim/run_sim.hpp"
+#include "traces/output_file.hpp"
 #include "viz/scaling_report.hpp"
 
 namespace twinsched::cli {
@@ -112,6 +112,13 @@ int run(const sim_cli& c) {
     throw scenario_error("command line", 0, 0, "--trace records one simulation: give a single --cores value");
   if (!c.opt.trace_path.empty() && c.determinism)
     throw scenario_error("command line", 0, 0, "--trace and --check-determinism together would write the trace twice");
+  const std::vector<std::string> inputs{c.file, c.opt.machine.empty() ? s.machine : c.opt.machine};
+  if (!c.opt.trace_path.empty()) files::check_output(c.opt.trace_path, "--trace", inputs);
+  if (!c.report.empty()) {
+    files::check_output(c.report, "--report", inputs);
+    if (files::same_file(c.report, c.opt.trace_path))
+      throw files::path_error("--report " + c.report + " and --trace " + c.opt.trace_path + " name the same file");
+  }
 
   sim_options opts = c.opt;
   try {
@@ -167,10 +174,10 @@ int run(const sim_cli& c) {
   if (!c.report.empty()) {  // the table as a chart: one curve for this policy over the core counts
     std::vector<viz::scaling_point> pts;
     for (auto& [si, r] : results) pts.push_back({si.sched.policy, r.cores, r.sim_s, r.run.msgs_per_s()});
-    std::ofstream page(c.report, std::ios::trunc);
-    if (!page) throw scenario_error(c.report, 0, 0, "cannot create the report file");
-    viz::write_scaling_report(page, "twinsched sim: " + s.name + " on " + results[0].second.machine,
+    files::output_file page(c.report);
+    viz::write_scaling_report(page.stream(), "twinsched sim: " + s.name + " on " + results[0].second.machine,
                               "simulated; " + s.sched.policy + ", idle " + s.sched.idle.strategy, pts);
+    page.commit();
   }
   if (!deterministic) return 1;
   return all_ok ? 0 : 1;

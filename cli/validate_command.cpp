@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -15,6 +16,7 @@
 #include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/run_sim.hpp"
+#include "traces/output_file.hpp"
 #include "traces/diff.hpp"
 #include "traces/diff_text.hpp"
 #include "traces/trace_reader.hpp"
@@ -37,6 +39,10 @@ int validate_both(const validate_cli& c) {
   }
   const trace_level level = s.trace = level_from_name(c.level);
   const std::string real_path = c.out_dir + "/" + s.name + ".real.tst", sim_path = c.out_dir + "/" + s.name + ".sim.tst";
+  files::check_output_folder(c.out_dir, "--out", false);
+  const std::vector<std::string> inputs{c.file, c.machine.empty() ? s.machine : c.machine};
+  files::check_output(real_path, "--out", inputs);
+  files::check_output(sim_path, "--out", inputs);
 
   progress p("validate", progress::mode_for(false));
   // run_with_progress's ticker thread ends before simulate() forks

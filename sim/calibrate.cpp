@@ -109,6 +109,7 @@
 #include "runtime/run_threads.hpp"
 #include "runtime/thread_platform.hpp"
 #include "sim_platform.hpp"
+#include "traces/output_file.hpp"
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
@@ -562,9 +563,7 @@ std::uint32_t shared_cache_kib(std::uint32_t private_kib, std::vector<std::pair<
 }
 
 void write_machine_file(const std::filesystem::path& path, const calibration& c) {
-  std::ofstream f(path);
-  f << machine_toml(c);
-  if (!f) throw std::runtime_error("calibrate: cannot write " + path.string());
+  files::write_whole(path.string(), machine_toml(c));
 }
 
 struct ring_shape {

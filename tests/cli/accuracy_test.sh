@@ -115,7 +115,7 @@ bad "--param" --scenario forward --param nosuch=1
 bad "nosuch-machine" --machine nosuch-machine
 bad "--json and --markdown: choose one" --json --markdown
 bad "no case to run" --scenario forward --policy donation --workers 1
-bad "--report no/such/folder/r.html: cannot create the file" --report no/such/folder/r.html
+bad "--report no/such/folder/r.html: folder no/such/folder does not exist" --report no/such/folder/r.html
 
 # The host check: a line transfer probed before the real runs and after each, against the model's.
 # A model 10,000x off either way (no state of any machine) must be flagged, in the table, on
