@@ -28,7 +28,7 @@ while getopts "n:b:h" o; do
 done
 bin=$build/cli/twinsched
 [ -x "$bin" ] || { echo "trace_instructions: no $bin; build first (scripts/build.sh)" >&2; exit 2; }
-command -v valgrind >/dev/null || { echo "trace_instructions: needs valgrind (scripts/setup.sh installs it)" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "trace_instructions: needs valgrind (scripts/setup.sh --test installs it)" >&2; exit 2; }
 messages=$((200 * hops + 200))  # every hop, plus each token's arrival at its first actor
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

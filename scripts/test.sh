@@ -11,6 +11,7 @@ export CTEST_OUTPUT_ON_FAILURE=1
 
 step() { printf '\n=== %s\n' "$*"; }
 
+scripts/setup.sh --test  # what the tests need besides the build's packages (scripts/build.sh installs those)
 step "build (warnings as errors)"
 BUILD_DIR=build-ci scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON
 step "all tests"

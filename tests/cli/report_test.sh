@@ -10,7 +10,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 chromium=$(command -v chromium || command -v chromium-browser || true)
-[ -n "$chromium" ] || fail "chromium is not installed (scripts/setup.sh installs Debian's chromium)"
+[ -n "$chromium" ] || fail "chromium is not installed (scripts/setup.sh --test installs Debian's chromium)"
 
 # browse LOG ARGS...: headless Chromium, its console messages (INFO:CONSOLE lines) and errors into LOG
 browse() {

@@ -4,7 +4,7 @@
 #
 #   tests/fuzz/run.sh [EXECUTIONS]     default 20000 executions per harness (CI: about a minute after the build)
 #
-# Installs missing packages (scripts/setup.sh), configures and builds build-fuzz with clang
+# Installs missing packages (scripts/setup.sh --test), configures and builds build-fuzz with clang
 # (-DTWINSCHED_FUZZ=ON), then for each harness: replays every input in tests/fuzz/regressions/<harness>/,
 # and fuzzes EXECUTIONS inputs starting from a copy of tests/fuzz/corpus/<harness>/. Exit 1 on any
 # crash, leak, timeout (-timeout=10: a hang is a finding) or sanitizer report; the failing input is
@@ -21,7 +21,7 @@ fi
 build=${BUILD_DIR:-build-fuzz}
 jobs=${JOBS:-$(nproc)}
 
-scripts/setup.sh
+scripts/setup.sh --test  # clang, libFuzzer and the sanitizer runtimes
 if [ ! -f "$build/CMakeCache.txt" ]; then
   CXX=clang++ cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTWINSCHED_FUZZ=ON \
     -DTWINSCHED_BENCH=OFF -DBUILD_TESTING=OFF >/dev/null

@@ -3,7 +3,7 @@
 # (a generated slurm.conf: one node, ports of its own, everything under a temporary folder), runs a
 # small sweep through a job array, checks that the gathered rows equal a local run's (the simulator
 # is deterministic, so every column but wall_s must be identical), then stops the daemons.
-# Needs Debian's slurm-wlm and munge (scripts/setup.sh installs them) and root, or a user munged
+# Needs Debian's slurm-wlm and munge (scripts/setup.sh --test installs them) and root, or a user munged
 # (slurmd runs jobs as their users, so it must run as root: without root the test is skipped, exit 77).
 # Usage: tests/slurm/slurm_sweep_test.sh PATH/TO/twinsched [SWEEP.toml]
 # With SWEEP.toml, that sweep also runs through the cluster (--tasks 16) and its wall time is printed.
@@ -13,7 +13,7 @@ measure=${2:+$(realpath "$2")}
 src=$(cd "$(dirname "$0")/../.." && pwd)
 [[ $(id -u) -eq 0 ]] || { echo "slurm_sweep_test: skipped: slurmd must run as root"; exit 77; }
 for tool in munged slurmctld slurmd sbatch squeue sinfo; do
-  command -v "$tool" >/dev/null || { echo "slurm_sweep_test: $tool not found: run scripts/setup.sh"; exit 1; }
+  command -v "$tool" >/dev/null || { echo "slurm_sweep_test: $tool not found: run scripts/setup.sh --test"; exit 1; }
 done
 tmp=$(mktemp -d /tmp/twinsched-slurm.XXXXXX)
 chmod 755 "$tmp"
