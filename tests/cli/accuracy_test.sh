@@ -9,6 +9,8 @@ failures=0
 ok() { echo "ok: $1"; }
 fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
 cd "$tmp" || exit 1
+# python3 reads --json below (scripts/setup.sh --test installs it); without it those checks cannot run.
+command -v python3 >/dev/null || { echo "FAIL: python3 not found: it reads --json here (scripts/setup.sh --test installs it)"; exit 1; }
 # Two cases of a few milliseconds each: forward with 200 hops per token, 1 worker, one measured run.
 tiny=(--scenario forward --param hops=200 --policy stealing,shared-queue --workers 1 --runs 1)
 # Until the host check's own tests below, the probes return the model's line transfer (the
@@ -41,9 +43,8 @@ out=$("$bin" accuracy "${tiny[@]}" --markdown 2>/dev/null); rc=$?
   ok "--markdown prints Markdown tables" || fail "markdown ($rc): $out"
 
 "$bin" accuracy "${tiny[@]}" --json >a.json 2>/dev/null; rc=$?
-check_json() {  # what CI has: python3 on a new machine (scripts/setup.sh installs neither), else jq
-  if command -v python3 >/dev/null; then
-    python3 -c '
+check_json() {
+  python3 -c '
 import json, sys
 j = json.load(open("a.json"))
 cases = j["cases"]
@@ -60,17 +61,10 @@ assert abs(s["median_abs_makespan_error_pct"] - sum(errs) / 2) < 1e-9 and s["wor
 assert j["runs"] == 1 and j["warmup"] == 1 and j["order"] == "rounds" and j["machine"] == "this-machine" and j["pass"] is True, j
 print("nonzero" if errs[0] > 0 else "zero")
 '
-  elif command -v jq >/dev/null; then
-    jq -e '(.cases | length) == 2 and .summary.compared == 2 and (.cases[0].error.makespan_ms | type) == "number"' a.json >/dev/null &&
-      jq -r 'if ([.cases[].error.makespan_ms | fabs] | min) > 0 then "nonzero" else "zero" end' a.json
-  else
-    echo "no-checker"
-  fi
 }
 verdict=$(check_json 2>&1)
 case $verdict in
   nonzero | zero) ok "--json parses and holds every case, its errors and the summary" ;;
-  no-checker) echo "skip: neither python3 nor jq to parse --json" ;;
   *) fail "--json ($rc): $verdict" ;;
 esac
 
@@ -145,8 +139,7 @@ if (( $(nproc) >= 2 )); then
   moved=(--scenario forward --param hops=200 --policy stealing,shared-queue --workers 1 --warmup 0 --machine m10.toml --json)
   TWINSCHED_TEST_PROBES=10,10,100,10,10 "$bin" accuracy "${moved[@]}" --runs 2 >mixed.json 2>/dev/null
   TWINSCHED_TEST_PROBES=10,10,100 "$bin" accuracy "${moved[@]}" --runs 1 >left.json 2>/dev/null; rc=$?
-  if command -v python3 >/dev/null; then
-    python3 -c '
+  python3 -c '
 import json
 a, f = json.load(open("a.json"))["host_check"], json.load(open("far.json"))["host_check"]
 assert a["matches"] is True and a["model_line_transfer_ns"] > 0 and a["runs_in_state"] == 2, a
@@ -154,7 +147,7 @@ assert len(f["host_line_transfer_ns"]) == 5 and all(0 < x < 10000 for x in f["ho
 assert f["model_line_transfer_ns"] == 100000 and f["matches"] is False, f
 assert f["runs_in_state"] == 0 and f["runs_off_state"] == 2 and f["reran"] == 0, f
 ' && ok "--json records the host check: a probe per run, the figure of the model, runs in and out of its state, whether they match" || fail "host_check in JSON"
-    python3 -c '
+  python3 -c '
 import json
 m, l = json.load(open("mixed.json")), json.load(open("left.json"))
 h = m["host_check"]
@@ -171,8 +164,7 @@ s = l["summary"]
 assert s["compared"] == 1 and s["host_moved"] == 1 and s["worst_case"] == "forward stealing 1w", s
 assert abs(s["worst_abs_makespan_error_pct"] - abs(A["error"]["makespan_ms"])) < 1e-9 and l["host_check"]["matches"] is False, s
 ' && [[ $rc -eq 0 ]] && ok "a host move between two runs: the spoiled runs are re-run and left out; a case with none in state is left out of the summary" ||
-      fail "host moving within the matrix ($rc): $(cat mixed.json left.json | head -c 3000)"
-  fi
+    fail "host moving within the matrix ($rc): $(cat mixed.json left.json | head -c 3000)"
 fi
 
 [ $failures -eq 0 ] && echo "all accuracy CLI checks passed" || echo "$failures accuracy CLI checks failed"
