@@ -252,6 +252,11 @@ running_simulation start_simulation(const scenario& s, const sim_options& o) {
     ::munmap(shared, sizeof(progress_page));
     throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   }
+  // The child runs a whole simulation, not an exec, so it needs the allocator, whose locks
+  // another thread of this process could hold at the fork (glibc's malloc has fork handlers;
+  // GCC 12's libasan has none for its allocator). Hence no thread that may allocate lives
+  // at a fork: callers join theirs first (the progress ticker, a real run's workers and trace
+  // writer), and a deadline's watcher (runtime/deadline.cpp) is parked in its wait.
   std::fflush(nullptr);
   pid_t pid = ::fork();
   if (pid < 0) {
