@@ -12,6 +12,7 @@
 #include "cli/scenario_flags.hpp"
 #include "cli/sim_progress.hpp"
 #include "cli/summary.hpp"
+#include "models/idle/idle_strategy.hpp"
 #include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "traces/output_file.hpp"
@@ -60,6 +61,9 @@ int run(const run_options& o) {
   const trace_request t = trace_of(o, s);
   if (!t.path.empty() && t.level != trace_level::off)
     files::check_output(t.path, o.trace_path.empty() ? "the scenario's trace" : "--trace", {o.file});
+  if (const unsigned crowd = crowding(s.sched.workers, hardware_threads()); crowd > 1)
+    std::cerr << "twinsched: warning: " << s.sched.workers << " workers on " << hardware_threads()
+              << " hardware threads: " << crowded_behavior(s.sched.idle, crowd) << '\n';
   run_result r;
   progress p("run", progress::mode_for(o.json));
   try {

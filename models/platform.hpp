@@ -34,7 +34,8 @@
 //      OS. Simulated: an S4U actor on modeled core i mod cores. `join_workers()` waits for
 //      every started worker to return. Callers serialize start_worker and join_workers
 //      (scheduler.hpp: start_mutex_). `hardware_workers()` is how many workers can run at
-//      once: the hardware threads, or the modeled cores.
+//      once: the hardware threads, or the modeled cores (the idle strategies stretch their
+//      timed parks when the workers outnumber it: models/idle/idle_decision.hpp, crowding).
 //   5. `now_ns()` is monotonic time since the platform was made: the steady clock, or the
 //      calling worker's simulated time (monotonic per worker).
 //   6. `burn_ns(ns)` costs `ns` of CPU time on the calling worker. Real: a busy loop until a

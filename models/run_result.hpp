@@ -15,8 +15,8 @@ struct worker_stats {
   std::uint64_t wakeups = 0;    ///< times this worker woke another one
   std::uint64_t donations = 0;  ///< messages this worker donated to an idle equal actor (donation)
   std::uint64_t migrations = 0; ///< actors this worker moved to another dispatcher (sharing, adaptive)
-  std::uint64_t busy_ns = 0;    ///< time spent finding and running actors
-  std::uint64_t idle_ns = 0;    ///< time spent in the idle strategy (spinning, yielding, parked)
+  std::uint64_t busy_ns = 0;    ///< time in spells that ran turns: from a turn to the next time it found no work
+  std::uint64_t idle_ns = 0;    ///< the rest: the idle strategy (spinning, yielding, parked), spells without a turn
 };
 
 /// One actor's deliveries, collected when tracing: the trace diff's logical-equivalence check.

@@ -112,14 +112,19 @@ class worker final : public context {
   using cell = actor_cell<P>;
 
   worker(sched_t& s, unsigned index)
-      : s_(s), index_(index), pool_(s.depot()), idle_(s.config().idle), burst_(s.config().burst),
+      : s_(s), index_(index), pool_(s.depot()),
+        idle_(s.config().idle, crowding(s.config().workers, s.plat().hardware_workers())), burst_(s.config().burst),
         checks_(s.config().checks), level_(s.trace_gate().level()), sink_(s.plat().sink_of(index)),
         port_(index, s.plat(), s.trace_gate(), stats_, pool_, s) {}
 
   void loop() {
     s_.trace(event_kind::worker_start, index_, 0, 0, 0);  // at every level: the checked path
     phase_ = worker_phase::running;
-    std::uint64_t mark = s_.plat().now_ns();
+    // busy_ns is the time of spells that ran turns: from the turn that ends an idle spell to
+    // the next time the worker finds no work. A spell without a turn (the start, when the
+    // first look finds nothing, however long the thread took to get there) is idle time.
+    std::uint64_t mark = s_.plat().now_ns(), turns_at_mark = 0;
+    auto spell = [&]() -> std::uint64_t& { return stats_.turns != turns_at_mark ? stats_.busy_ns : stats_.idle_ns; };
     bool idle = false, retired = false;
     unsigned round = 0;
     for (;;) {
@@ -130,6 +135,7 @@ class worker final : public context {
           round = 0;
           s_.leave_idle();
           mark = account(stats_.idle_ns, mark);
+          turns_at_mark = stats_.turns;
         }
         run_turn(*a);
         continue;
@@ -141,7 +147,7 @@ class worker final : public context {
       if (!idle) {
         idle = true;
         phase_ = worker_phase::idle;
-        mark = account(stats_.busy_ns, mark);
+        mark = account(spell(), mark);
         if (tracing(trace_level::decisions)) emit(event_kind::idle, 0, 0, 0);
         if (s_.enter_idle()) break;
       }
@@ -154,7 +160,7 @@ class worker final : public context {
       }
       idle_step(round++);
     }
-    account(idle ? stats_.idle_ns : stats_.busy_ns, mark);
+    account(idle ? stats_.idle_ns : spell(), mark);
     phase_ = worker_phase::stopped;
     s_.trace(event_kind::worker_stop, index_, 0, 0, 0);
     if (retired) s_.retire_worker();  // last: it may end the run

@@ -52,6 +52,9 @@ class run_watch {
 /// `watch` (optional) shows how far it has got meanwhile.
 run_result run_on_threads(const scenario& s, run_watch* watch = nullptr);
 
+/// How many workers can run at once here: thread_platform::hardware_workers().
+unsigned hardware_threads();
+
 /// Runs an already built workload (user code, tests) with configuration `c`.
 run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t seed = 1);
 

@@ -107,7 +107,7 @@ class thread_platform {
   void start_worker(int index, std::function<void()> fn);
   void join_workers();
   int current_worker() const;
-  unsigned hardware_workers() const { return std::max(1u, std::thread::hardware_concurrency()); }
+  static unsigned hardware_workers() { return std::max(1u, std::thread::hardware_concurrency()); }
   /// Trace events go to the attached recorder's lane of `ev.worker`, stamped with the TSC now
   /// and then (traces/event_lane.hpp): a few stores per event, no lock, no allocation.
   static constexpr bool stamps_trace_events = true;  // platform.hpp contract 8

@@ -8,7 +8,8 @@ namespace twinsched {
 class sleep_idle {
  public:
   static constexpr const char* name = "sleep";
-  explicit sleep_idle(std::uint64_t ns) : ns_(ns) {}
+  /// `crowd`: workers per hardware thread (crowding()); the park is stretched by it.
+  explicit sleep_idle(std::uint64_t ns, unsigned crowd = 1) : ns_(stretched(ns, crowd)) {}
   idle_decision next(unsigned /*round*/) const { return {idle_decision::park_for, ns_}; }
 
  private:
