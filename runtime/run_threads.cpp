@@ -18,10 +18,10 @@
 
 namespace twinsched {
 
-run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t seed) {
-  return run_on_threads(c, w, seed, nullptr, trace_level::off);
 unsigned hardware_threads() { return thread_platform::hardware_workers(); }
 
+run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t seed) {
+  return run_on_threads(c, w, seed, nullptr, trace_level::off);
 }
 
 std::uint64_t run_watch::messages() const {
