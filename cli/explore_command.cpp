@@ -226,7 +226,6 @@ int run(const explore_cli& c) {
   } catch (const std::invalid_argument& e) {
     throw scenario_error("command line", 0, 0, e.what());
   }
-  if (spec.strategy == "none") spec.strategy = "random";
   if (spec.strategy == "list") throw scenario_error("command line", 0, 0, "explore draws schedules: use random or pct (sim runs a --preemptions list)");
   try {
     validate(s);

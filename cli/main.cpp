@@ -2,6 +2,7 @@
 #include <exception>
 #include <iostream>
 #include <string>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -40,6 +41,37 @@ std::string one_line(const CLI::App* app, const CLI::Error& e) {
   return "twinsched: " + std::string(e.what()) + " (see `" + help + " --help`)\n";
 }
 
+/// The first word, when it is not a command: `help [COMMAND]` prints that help (exit 0);
+/// anything else is exit 2 naming the nearest command. -1: a command (or an option), for CLI11.
+int not_a_command(CLI::App& app, int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return -1;
+  const std::string word = argv[1];
+  const auto commands = app.get_subcommands([](const CLI::App*) { return true; });
+  auto named = [&](const std::string& w) -> CLI::App* {
+    for (CLI::App* c : commands)
+      if (c->get_name() == w) return c;
+    return nullptr;
+  };
+  if (named(word)) return -1;
+  if (word == "help") {
+    CLI::App* c = argc > 2 ? named(argv[2]) : nullptr;
+    if (argc > 2 && !c) return not_a_command(app, argc - 1, argv + 1);
+    std::cout << (c ? c->help(app.get_name()) : app.help());
+    return 0;
+  }
+  std::vector<std::string> names;
+  std::string all;
+  for (CLI::App* c : commands) {
+    names.push_back(c->get_name());
+    all += (all.empty() ? "" : ", ") + c->get_name();
+  }
+  names.push_back("help");
+  const std::string near = twinsched::nearest_name(word, names);
+  const std::string hint = near.empty() ? "the commands: " + all : "did you mean `twinsched " + near + "`?";
+  std::cerr << "twinsched: '" << word << "' is not a command; " << hint << " (see `twinsched --help`)\n";
+  return 2;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -68,8 +100,10 @@ int main(int argc, char** argv) {
   cli::add_explore_command(app, chosen);
   cli::add_sweep_command(app, chosen);
   cli::add_calibrate_command(app, chosen);
+  cli::add_completion_command(app, chosen);
   app.footer(footer);  // after the subcommands: each has its own footer or none, not this one
 
+  if (const int rc = not_a_command(app, argc, argv); rc >= 0) return rc;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -98,4 +132,3 @@ int main(int argc, char** argv) {
     return 1;
   }
 }
-  cli::add_completion_command(app, chosen);

@@ -23,7 +23,8 @@ std::pair<double, double> parse_delays(const std::string& text) {
 
 }  // namespace
 
-void schedule_flags::add_to(CLI::App& cmd, bool for_explore) {
+void schedule_flags::add_to(CLI::App& cmd, bool explore) {
+  for_explore = explore;
   strategy_opt = cmd.add_option("--strategy", spec.strategy,
                                 "How to preempt workers at platform operations: random (each operation with "
                                 "probability --p), pct (--depth - 1 long preemptions at random points, after PCT), "
@@ -36,15 +37,15 @@ void schedule_flags::add_to(CLI::App& cmd, bool for_explore) {
                                                       "that seed (with --strategy, default random).")
                              ->type_name("SEED"),
                          0, UINT64_MAX);
-  takes(cmd.add_option("--p", spec.p, "random: probability of a preemption at each platform operation.")
+  p_opt = takes(cmd.add_option("--p", spec.p, "random: probability of a preemption at each platform operation.")
             ->type_name("P")
             ->capture_default_str(),
         "a probability in [0, 1]", [](const std::string& t) {
           if (parse_decimal(t, true) > 1) throw std::invalid_argument("above 1");
         });
-  takes_whole(cmd.add_option("--depth", spec.depth, "pct: the bug depth d (d - 1 change points).")->type_name("D")->capture_default_str(),
+  depth_opt = takes_whole(cmd.add_option("--depth", spec.depth, "pct: the bug depth d (d - 1 change points).")->type_name("D")->capture_default_str(),
               1, 64);
-  takes(cmd.add_option("--delay", delay_text,
+  delay_opt = takes(cmd.add_option("--delay", delay_text,
                        "Preemption length range in simulated ns, MIN..MAX (random: drawn log-uniformly from it; pct: "
                        "MAX..20*MAX). Default 200..50000.")
             ->type_name("MIN..MAX"),
@@ -65,6 +66,17 @@ schedule_spec schedule_flags::resolve() const {
     s.strategy = "random";
   }
   if (s.strategy == "list" && preemptions_text.empty()) throw std::invalid_argument("--strategy list needs --preemptions");
+  if (s.strategy == "none" && for_explore) s.strategy = "random";
+  // a knob the schedule does not read is refused, not ignored
+  auto unused = [&](const CLI::Option* o, const std::string& flag, const std::string& applies) {
+    if (!given(o)) return;
+    if (s.strategy == "none")
+      throw std::invalid_argument(flag + " perturbs a schedule, and none is asked for: add --schedule SEED (" + applies + ")");
+    throw std::invalid_argument(flag + " does not apply to --strategy " + s.strategy + " (" + applies + ")");
+  };
+  if (s.strategy != "random") unused(p_opt, "--p", "it is random's probability");
+  if (s.strategy != "pct") unused(depth_opt, "--depth", "it is pct's depth");
+  if (s.strategy != "random" && s.strategy != "pct") unused(delay_opt, "--delay", "random and pct draw delays from it");
   return s;
 }
 

@@ -2,6 +2,7 @@
 #include "config.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 
 namespace twinsched {
@@ -49,9 +50,17 @@ void validate(const scenario& s) {
     throw config_error("steal must be \"one\" or \"half\", not '" + c.steal + "'");
   if (c.workers == 0 || c.workers > 1024) throw config_error("workers must be between 1 and 1024");
   if (c.burst == 0) throw config_error("burst must be at least 1");
-  if (c.idle.min_park_ns == 0 || c.idle.max_park_ns < c.idle.min_park_ns)
-    throw config_error("idle: need 0 < min_park_ns <= max_park_ns");
-  if (c.idle.sleep_ns == 0) throw config_error("idle: sleep_ns must be positive");
+  // named as the scenario file's keys are, in microseconds
+  auto us = [](std::uint64_t ns) {
+    char b[32];
+    std::snprintf(b, sizeof b, "%g", double(ns) / 1000);
+    return std::string(b);
+  };
+  if (c.idle.min_park_ns == 0) throw config_error("idle: min_park_us must be positive");
+  if (c.idle.max_park_ns < c.idle.min_park_ns)
+    throw config_error("idle: max_park_us (" + us(c.idle.max_park_ns) + ") must be at least min_park_us (" +
+                       us(c.idle.min_park_ns) + ")");
+  if (c.idle.sleep_ns == 0) throw config_error("idle: sleep_us must be positive");
   const workload_info* w = find_workload(s.workload);
   if (!w) throw config_error("unknown workload '" + s.workload + "'");
 

@@ -7,7 +7,9 @@
 #include <string>
 #include <thread>
 
+#include "host_memory.hpp"
 #include "live_runs.hpp"
+#include "models/memory_estimate.hpp"
 #include "models/policy/policies.hpp"
 #include "models/scheduler.hpp"
 #include "models/whole_number.hpp"
@@ -86,6 +88,7 @@ run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t 
 
 run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* watch) {
   validate(s);
+  check_memory(s, physical_memory_bytes());  // before the workload allocates anything
   live_runs::registration live([&] { return "scenario (canonical):\n" + traces::canonical_scenario_text(s); });
   const workload_info& info = *find_workload(s.workload);
   std::unique_ptr<workload> w = info.make(with_defaults(info, s.workload_params), s.seed);

@@ -61,6 +61,11 @@ void read_idle(const toml_reader& r, const toml::table& t, idle_config& c) {
   r.read_us_as_ns(t, "min_park_us", "scheduler.idle.min_park_us", c.min_park_ns, 1);
   r.read_us_as_ns(t, "max_park_us", "scheduler.idle.max_park_us", c.max_park_ns, 1);
   r.read_us_as_ns(t, "sleep_us", "scheduler.idle.sleep_us", c.sleep_ns, 1);
+  if (c.max_park_ns < c.min_park_ns) {  // at the key that was given (both read whole us)
+    const toml::node* at = t.get("max_park_us") ? t.get("max_park_us") : t.get("min_park_us");
+    r.fail(at->source(), "scheduler.idle.max_park_us (" + std::to_string(c.max_park_ns / 1000) +
+                             ") must be at least min_park_us (" + std::to_string(c.min_park_ns / 1000) + ")");
+  }
 }
 
 void read_scheduler(const toml_reader& r, const toml::table& t, scheduler_config& c) {

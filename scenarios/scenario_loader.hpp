@@ -58,4 +58,8 @@ void apply_param_override(scenario& s, std::string_view assignment);
 /// The *.toml files directly in `dir`, sorted by path; empty if `dir` does not exist.
 std::vector<std::string> list_scenario_files(const std::string& dir);
 
+/// The name in `names` that `given` most likely misspells (one edit per three letters, at
+/// least one), or "" if none is that near: the loader's "did you mean", and the command line's.
+std::string nearest_name(std::string_view given, const std::vector<std::string>& names);
+
 }  // namespace twinsched

@@ -7,7 +7,8 @@
 
 #include "scenario_loader.hpp"
 
-namespace twinsched::detail {
+namespace twinsched {
+namespace detail {
 namespace {
 
 /// Optimal-string-alignment distance: insertions, deletions, substitutions, adjacent swaps.
@@ -23,17 +24,28 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return d[a.size()][b.size()];
 }
 
-/// " (did you mean 'x'?)" for a near miss (one edit per three letters, at least one), else "".
-std::string suggestion(std::string_view given, const std::vector<std::string>& names) {
+}  // namespace
+}  // namespace detail
+
+std::string nearest_name(std::string_view given, const std::vector<std::string>& names) {
   std::string best;
-  std::size_t best_d = std::max<std::size_t>(1, given.size() / 3) + 1;
+  std::size_t best_d = std::max<std::size_t>(1, given.size() / 3) + 1;  // one edit per three letters, at least one
   for (const auto& n : names) {
-    const std::size_t d = edit_distance(given, n);
+    const std::size_t d = detail::edit_distance(given, n);
     if (d < best_d) {
       best_d = d;
       best = n;
     }
   }
+  return best;
+}
+
+namespace detail {
+namespace {
+
+/// " (did you mean 'x'?)" for a near miss (nearest_name), else "".
+std::string suggestion(std::string_view given, const std::vector<std::string>& names) {
+  const std::string best = nearest_name(given, names);
   return best.empty() ? "" : " (did you mean '" + best + "'?)";
 }
 
@@ -178,12 +190,16 @@ param_value toml_reader::read_param(const toml::node& v, const param_spec& spec,
     if (!std::isfinite(x)) fail(v.source(), std::string(path) + " must be a finite number");
     if (x < spec.min)
       fail(v.source(), std::string(path) + " must be at least " + number_text(spec.min) + ", got " + number_text(x));
+    if (x > spec.max)
+      fail(v.source(), std::string(path) + " must be at most " + number_text(spec.max) + ", got " + number_text(x));
   };
   if (std::holds_alternative<std::int64_t>(spec.default_value)) {
     if (!v.is_integer()) fail_type(v, path, "integer");
     const std::int64_t x = v.as_integer()->get();
     if (static_cast<double>(x) < spec.min)
       fail(v.source(), std::string(path) + " must be at least " + number_text(spec.min) + ", got " + std::to_string(x));
+    if (static_cast<double>(x) > spec.max)
+      fail(v.source(), std::string(path) + " must be at most " + number_text(spec.max) + ", got " + std::to_string(x));
     return x;
   }
   if (std::holds_alternative<double>(spec.default_value)) {
@@ -205,4 +221,5 @@ param_value toml_reader::read_param(const toml::node& v, const param_spec& spec,
   return v.as_string()->get();
 }
 
-}  // namespace twinsched::detail
+}  // namespace detail
+}  // namespace twinsched

@@ -21,9 +21,11 @@
 #include <simgrid/s4u/Engine.hpp>
 
 #include "machine_model.hpp"
+#include "models/memory_estimate.hpp"
 #include "models/policy/policies.hpp"
 #include "models/scheduler.hpp"
 #include "replay_policy.hpp"
+#include "runtime/host_memory.hpp"
 #include "runtime/live_runs.hpp"
 #include "sim_platform.hpp"
 #include "traces/scenario_text.hpp"
@@ -92,6 +94,7 @@ progress_reporter reporter;  // one simulation per process: one reporter
 
 machine_model checked(const scenario& s, const sim_options& o) {
   validate(s);
+  check_memory(s, physical_memory_bytes());  // the simulation runs in this machine's memory
   if (o.interleave != "coarse" && o.interleave != "fine")
     throw config_error("interleave must be \"coarse\" or \"fine\", not '" + o.interleave + "'");
   const std::string& f = o.context_factory;

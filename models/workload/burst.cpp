@@ -117,6 +117,8 @@ class burst final : public workload {
   }
   std::uint64_t expected_messages() const override { return 2 * s_.idle_msgs + s_.burst_msgs + s_.reporting(); }
   bool result_ok() const override { return pacer_->finished(); }
+  /// The burst is sent at once; the pacer and the crowd.
+  footprint peak() const override { return {double(s_.actors) + 1, double(s_.burst_msgs), 16.0 * double(s_.actors)}; }
 
  private:
   burst_setup s_;

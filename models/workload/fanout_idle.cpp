@@ -90,6 +90,10 @@ class fanout_idle final : public workload {
     for (std::uint32_t p = 0; p < producers_; ++p) n += share(p) == 0 ? 1 : (share(p) + s_.batch - 1) / s_.batch;
     return n;
   }
+  /// Producers may run ahead of the sleepers: up to every message queued; two tables of pointers.
+  footprint peak() const override {
+    return {double(actors_) + producers_, double(messages_), 16.0 * actors_};
+  }
 
  private:
   std::uint64_t first_state(std::uint32_t p) const { return minstd_seed(seed_ * 7919 + p); }
@@ -106,8 +110,8 @@ class fanout_idle final : public workload {
 workload_info fanout_idle_workload() {
   return {"fanout-idle",
           "a few producers send sparse messages to many idle actors: every message wakes an actor",
-          {{"actors", std::int64_t(100000), "mostly idle actors"},
-           {"producers", std::int64_t(4), "producer actors"},
+          {{"actors", std::int64_t(100000), "mostly idle actors", 1, 4294967295.0},
+           {"producers", std::int64_t(4), "producer actors", 1, 4294967295.0},
            {"messages", std::int64_t(400000), "messages the producers send in all"},
            {"batch", std::int64_t(64), "messages a producer sends per turn before rescheduling itself"},
            {"cost_ns", std::int64_t(0), "CPU work per message received, in nanoseconds", 0}},

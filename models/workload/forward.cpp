@@ -75,6 +75,8 @@ class forward final : public workload {
   }
 
   std::uint64_t expected_messages() const override { return tokens_ * (hops_ + 1); }
+  /// Every token is queued at the start; two tables of pointers.
+  footprint peak() const override { return {double(actors_), double(tokens_), 16.0 * actors_}; }
 
  private:
   std::uint64_t token_seed(std::uint64_t t) const { return minstd_seed(seed_ * 1000003 + t); }
@@ -91,7 +93,7 @@ class forward final : public workload {
 workload_info forward_workload() {
   return {"forward",
           "tokens forwarded between uniformly random actors (routing carried in each token)",
-          {{"actors", std::int64_t(1000), "number of actors"},
+          {{"actors", std::int64_t(1000), "number of actors", 1, 4294967295.0},
            {"tokens", std::int64_t(200), "actors that start with one token each"},
            {"hops", std::int64_t(100000), "times each token is forwarded before it is dropped"},
            {"cost_ns", std::int64_t(0), "extra CPU work per message, in nanoseconds", 0}},

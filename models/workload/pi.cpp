@@ -86,6 +86,8 @@ class pi final : public workload {
     return acc;
   }
   std::uint64_t expected_messages() const override { return 2 * s_.jobs + 1; }
+  /// The master sends every job at once.
+  footprint peak() const override { return {worker_count_ + 1.0, double(s_.jobs), 8.0 * worker_count_}; }
   /// All replies arrived and the sum is within the alternating series' truncation bound
   /// 4/(2N+1) of pi (N terms in all); with the default 10^8 terms that is 2e-8, well inside 1e-6.
   bool result_ok() const override {
@@ -111,7 +113,7 @@ workload_info pi_workload() {
           "a master sends Leibniz-series jobs round robin to worker actors and sums the replies",
           {{"jobs", std::int64_t(100), "jobs the master hands out"},
            {"terms", std::int64_t(1000000), "series terms per job"},
-           {"workers", std::int64_t(8), "worker actors (not threads)"},
+           {"workers", std::int64_t(8), "worker actors (not threads)", 1, 4294967295.0},
            {"term_ns", 1.0,
             "simulation only: modeled cost of one term, ns (unset: the machine model's calibrated leibniz_term, else 1)",
             0}},

@@ -55,6 +55,8 @@ class pingpong final : public workload {
     return s;
   }
   std::uint64_t expected_messages() const override { return pairs_ * bounces_; }
+  /// One ball per pair; two tables of pointers.
+  footprint peak() const override { return {2.0 * double(pairs_), double(pairs_), 24.0 * double(pairs_)}; }
 
  private:
   std::uint64_t pairs_, bounces_, cost_ns_;

@@ -112,6 +112,8 @@ class pool final : public workload {
   }
   std::uint64_t expected_messages() const override { return s_.bursts + 3 * s_.bursts * s_.burst_size; }
   bool result_ok() const override { return producer_->bursts_done() == s_.bursts; }
+  /// A burst is sent at once (router, then members); producer, router, members.
+  footprint peak() const override { return {members_ + 2.0, 2.0 * double(s_.burst_size), 16.0 * members_}; }
   bool has_groups() const override { return true; }
 
  private:
@@ -127,11 +129,11 @@ class pool final : public workload {
 workload_info pool_workload() {
   return {"pool",
           "bursts routed round robin to a group of equal actors, one in eight slow: a slow member's backlog",
-          {{"members", std::int64_t(8), "actors in the group of equals"},
+          {{"members", std::int64_t(8), "actors in the group of equals", 1, 4294967295.0},
            {"bursts", std::int64_t(20), "bursts the producer sends, each after the previous one is done"},
            {"burst_size", std::int64_t(2000), "jobs per burst"},
            {"cost_ns", std::int64_t(2000), "CPU work per job on a normal member, in nanoseconds", 0},
-           {"slow_every", std::int64_t(8), "member i is slow when i % slow_every == 0"},
+           {"slow_every", std::int64_t(8), "member i is slow when i % slow_every == 0", 1, 4294967295.0},
            {"slow_factor", std::int64_t(10), "a slow member's cost per job, in multiples of cost_ns"}},
           [](const workload_params& p, std::uint64_t seed) { return std::make_unique<pool>(p, seed); }};
 }

@@ -62,6 +62,8 @@ class skewed final : public workload {
     return s;
   }
   std::uint64_t expected_messages() const override { return messages_; }
+  /// Every message is queued at the start; two tables of pointers.
+  footprint peak() const override { return {double(actors_), double(messages_), 16.0 * actors_}; }
 
  private:
   /// Message j goes to a hot actor (every `stride`-th) with probability hot_percent, else
@@ -89,10 +91,10 @@ class skewed final : public workload {
 workload_info skewed_workload() {
   return {"skewed",
           "messages injected at start, 90% of them to the 10% hot actors; each message burns a fixed cost",
-          {{"actors", std::int64_t(1000), "number of actors"},
+          {{"actors", std::int64_t(1000), "number of actors", 1, 4294967295.0},
            {"messages", std::int64_t(100000), "messages injected before the run"},
-           {"hot_stride", std::int64_t(10), "every hot_stride-th actor is hot (default: 10% of actors)", 2},
-           {"hot_percent", std::int64_t(90), "percent of the messages that go to hot actors", 0},
+           {"hot_stride", std::int64_t(10), "every hot_stride-th actor is hot (default: 10% of actors)", 2, 4294967295.0},
+           {"hot_percent", std::int64_t(90), "percent of the messages that go to hot actors", 0, 100},
            {"cost_ns", std::int64_t(2000), "CPU work per message, in nanoseconds", 0}},
           [](const workload_params& p, std::uint64_t seed) { return std::make_unique<skewed>(p, seed); }};
 }

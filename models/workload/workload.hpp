@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <string>
@@ -15,13 +16,14 @@ namespace twinsched {
 /// A workload parameter value as written in a scenario file.
 using param_value = std::variant<std::int64_t, double, bool, std::string>;
 
-/// One parameter a workload accepts: its name, type (the default's alternative), lower
-/// bound for numbers, and a one-line explanation shown by `twinsched list workloads`.
+/// One parameter a workload accepts: its name, type (the default's alternative), bounds
+/// for numbers, and a one-line explanation shown by `twinsched list workloads`.
 struct param_spec {
   std::string name;
   param_value default_value;
   std::string doc;
   double min = 1;  ///< numbers below this are rejected (counts must be positive)
+  double max = std::numeric_limits<double>::infinity();  ///< numbers above this are rejected
 };
 
 /// The parameters of one workload instance, defaults filled in.
@@ -34,6 +36,15 @@ class workload_params {
     return std::holds_alternative<double>(v) ? std::get<double>(v) : double(std::get<std::int64_t>(v));
   }
   bool boolean(const std::string& k) const { return std::get<bool>(values.at(k)); }
+};
+
+/// What a run of a workload holds at its peak, for the memory estimate a run is checked
+/// against before it starts (models/memory_estimate.hpp). Doubles: a product of parameters
+/// may pass 2^64, and an estimate needs no more than three digits.
+struct footprint {
+  double actors = 0;           ///< actors spawned
+  double queued_messages = 0;  ///< messages waiting in mailboxes at once, at most
+  double bytes = 0;            ///< the workload's own data (its tables of actors, ...)
 };
 
 /// A built workload. `start` runs once before the workers do; `checksum` once after the
@@ -54,6 +65,8 @@ class workload {
   virtual bool result_ok() const { return true; }
   /// True when the workload declares groups of equal actors (required by `donation`).
   virtual bool has_groups() const { return false; }
+  /// Its peak size; a workload that cannot say counts as small.
+  virtual footprint peak() const { return {}; }
 };
 
 /// A compute kernel a workload's behaviors run on real cores and charge by a parameter in

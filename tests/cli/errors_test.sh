@@ -81,6 +81,33 @@ expect 0 '' --help
 expect 0 '' run --help
 expect 0 '' --version
 
+# Mistakes that used to be ignored, found late or named wrong: one line each, before anything runs.
+printf '[workload]\nkind = "skewed"\nhot_percent = 150\n' >"$tmp/hot.toml"
+printf '[workload]\nkind = "forward"\n[scheduler.idle]\nmin_park_us = 50\nmax_park_us = 10\n' >"$tmp/parks.toml"
+printf '[workload]\nkind = "forward"\ntokens = 9223372036854775807\n' >"$tmp/huge.toml"
+expect 2 '^twinsched: hot\.toml:3:15: workload\.hot_percent must be at most 100, got 150$' run hot.toml
+printf '[workload]\nkind = "skewed"\n' >"$tmp/skewed.toml"
+expect 2 '^twinsched: --param hot_percent=101: workload\.hot_percent must be at most 100, got 101$' run skewed.toml --param hot_percent=101
+expect 2 '^twinsched: parks\.toml:5:15: scheduler\.idle\.max_park_us \(10\) must be at least min_park_us \(50\)$' run parks.toml
+huge='this run needs an estimated 512 EiB of memory \(9\.22e\+18 queued messages x 64 B, 1000 actors x 192 B, .*\), more than the machine.s [0-9.]+ [KMGTP]iB$'
+expect 2 "^twinsched: huge\.toml: $huge" run huge.toml
+expect 2 "^twinsched: $huge" sim huge.toml
+expect 2 "^twinsched: <embedded scenarios/forward\\.toml>: $huge" run --param tokens=9223372036854775807
+expect 2 '^twinsched: command line: --p perturbs a schedule, and none is asked for: add --schedule SEED \(it is random.s probability\)$' sim --p 0.5
+expect 2 '^twinsched: command line: --p does not apply to --strategy pct ' sim --schedule 1 --strategy pct --p 0.5
+expect 2 '^twinsched: command line: --depth does not apply to --strategy random ' sim --schedule 1 --depth 3
+expect 2 '^twinsched: command line: --delay perturbs a schedule, and none is asked for' sim --delay 10..20
+expect 2 "^twinsched: 'rn' is not a command; did you mean \`twinsched run\`\\? \\(see \`twinsched --help\`\\)\$" rn
+expect 2 "^twinsched: 'hlep' is not a command; did you mean \`twinsched help\`" hlep
+expect 2 "^twinsched: 'rn' is not a command; did you mean \`twinsched run\`" help rn
+expect 0 '' help
+expect 0 '' help sim
+for words in "help" "help sim"; do  # the help itself, on stdout
+  out=$(cd "$tmp" && "$bin" $words)
+  want="Usage: twinsched${words#help}"
+  if [[ $out != *"$want [OPTIONS]"* ]]; then echo "FAIL: twinsched $words does not print $want's help: $out"; failures=$((failures + 1)); fi
+done
+
 # A tiny run through the real runtime: exit 0, one JSON object with a passing verdict.
 json=$(cd "$tmp" && "$bin" run --param tokens=4 --param hops=100 --json); rc=$?
 if [[ $rc -ne 0 || $json != "{"*"}" || $json != *'"ok": true'* ]]; then

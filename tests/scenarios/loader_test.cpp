@@ -425,13 +425,18 @@ TEST_CASE("a microsecond value that would overflow nanoseconds is out of range")
 
 TEST_CASE("a configuration that validate() rejects points at the [scheduler] table") {
   check_error(std::string(forward_head) + "[scheduler]\nworkers = 2000\n", "3:1", "workers must be between 1 and 1024");
-  check_error(std::string(forward_head) + "[scheduler]\n[scheduler.idle]\nmin_park_us = 50\nmax_park_us = 10\n", "3:1",
-              "min_park_ns <= max_park_ns");
 }
 
-TEST_CASE("a validate() error with only [scheduler.idle] points at that header") {
-  check_error(std::string(forward_head) + "[scheduler.idle]\nmin_park_us = 50\nmax_park_us = 10\n", "3:1",
-              "min_park_ns <= max_park_ns");
+TEST_CASE("parks out of order point at the key and name it as the file does, in microseconds") {
+  check_error(std::string(forward_head) + "[scheduler]\n[scheduler.idle]\nmin_park_us = 50\nmax_park_us = 10\n", "6:15",
+              "scheduler.idle.max_park_us (10) must be at least min_park_us (50)");
+  check_error(std::string(forward_head) + "[scheduler.idle]\nmin_park_us = 5000\n", "4:15",
+              "scheduler.idle.max_park_us (1000) must be at least min_park_us (5000)");
+}
+
+TEST_CASE("a workload number above its maximum is rejected at its key") {
+  check_error("[workload]\nkind = \"skewed\"\nhot_percent = 150\n", "3:15",
+              "workload.hot_percent must be at most 100, got 150");
 }
 
 TEST_CASE("bad --param overrides name the override and carry no position") {
