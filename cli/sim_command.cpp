@@ -66,18 +66,25 @@ std::vector<std::uint32_t> parse_cores(const std::string& text) {
   return v;
 }
 
-/// Runs one simulation (twice with --check-determinism); false if the two differed.
-bool run_one(const scenario& s, const sim_options& o, bool twice, sim_result& out, progress& p) {
+/// Runs one simulation (twice with --check-determinism); the first difference between the
+/// two ("" if none, or if it ran once).
+std::string run_one(const scenario& s, const sim_options& o, bool twice, sim_result& out, progress& p) {
   const std::string what = s.name + " on " +
                            (o.cores == 1 ? "1 core" : o.cores ? std::to_string(o.cores) + " cores" : "the machine's cores");
   out = simulate_with_progress(p, s, o, what);
-  if (!twice) return true;
+  if (!twice) return {};
   sim_result again = simulate_with_progress(p, s, o, what + " (again)");
   auto d = differences(out, again);
-  if (d.empty()) return true;
-  std::cerr << "twinsched: NOT DETERMINISTIC: " << s.name << " on " << o.cores << " cores: two runs differ at "
-            << d.front() << (d.size() > 1 ? " (and " + std::to_string(d.size() - 1) + " more fields)" : "") << '\n';
-  return false;
+  if (d.empty()) return {};
+  std::string first = d.front() + (d.size() > 1 ? " (and " + std::to_string(d.size() - 1) + " more fields)" : "");
+  std::cerr << "twinsched: NOT DETERMINISTIC: " << s.name << " on " << o.cores << " cores: two runs differ at " << first
+            << '\n';
+  return first;
+}
+
+/// --check-determinism's verdict on one simulation, as the summary's line says it.
+std::string determinism_line(const std::string& difference) {
+  return difference.empty() ? "OK: ran twice, same result and event hash" : "FAIL: the two runs differ at " + difference;
 }
 
 /// The scaling table's title and column names.
@@ -127,6 +134,7 @@ int run(const sim_cli& c) {
     throw scenario_error("command line", 0, 0, e.what());
   }
   std::vector<std::pair<scenario, sim_result>> results;
+  std::vector<std::string> differing;  // per result, with --check-determinism: its first difference
   bool deterministic = true;
   progress bar("sim", progress::mode_for(c.json));
   const bool table = !c.json && cores.size() > 1;  // a scaling table prints each row as its simulation ends
@@ -142,7 +150,8 @@ int run(const sim_cli& c) {
       throw scenario_error("command line", 0, 0, e.what());
     }
     sim_result r;
-    deterministic = run_one(si, o, c.determinism, r, bar) && deterministic;
+    differing.push_back(run_one(si, o, c.determinism, r, bar));
+    deterministic = deterministic && differing.back().empty();
     results.emplace_back(si, r);
     if (table) {
       if (results.size() == 1) bar.print(std::cout, table_header(si, r, c.opt.interleave));
@@ -153,17 +162,32 @@ int run(const sim_cli& c) {
 
   bool all_ok = true;
   for (auto& [si, r] : results) all_ok = all_ok && r.ok();
+  auto json_of = [&](std::size_t i) {
+    nlohmann::json j = sim_json(results[i].first, results[i].second);
+    if (c.determinism)
+      j["determinism"] = {{"checked", true}, {"identical", differing[i].empty()}, {"first_difference", differing[i]}};
+    return j;
+  };
   if (c.json) {
     if (results.size() == 1) {
-      std::cout << sim_json(results[0].first, results[0].second).dump(2) << '\n';
+      std::cout << json_of(0).dump(2) << '\n';
     } else {
       nlohmann::json a = nlohmann::json::array();
-      for (auto& [si, r] : results) a.push_back(sim_json(si, r));
+      for (std::size_t i = 0; i < results.size(); ++i) a.push_back(json_of(i));
       std::cout << a.dump(2) << '\n';
     }
+  } else if (results.size() > 1 && c.determinism) {  // under the table
+    std::string failed;
+    for (std::size_t i = 0; i < results.size(); ++i)
+      if (!differing[i].empty()) failed += (failed.empty() ? "" : ", ") + std::to_string(results[i].second.cores);
+    std::cout << "determinism   "
+              << (failed.empty() ? "OK: every simulation ran twice, same result and event hash"
+                                 : "FAIL: the two runs differ on " + failed + " cores (stderr says where)")
+              << '\n';
   } else if (results.size() == 1) {
     print_summary(std::cout, results[0].first, results[0].second.run);
     print_sim_lines(std::cout, results[0].second);
+    if (c.determinism) std::cout << "determinism   " << determinism_line(differing[0]) << '\n';
     if (opts.schedule.active()) {
       const auto& pre = results[0].second.preemptions;
       std::cout << "schedule      " << describe_schedule(opts.schedule) << ": " << pre.size() << " preemptions applied\n";

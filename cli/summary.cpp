@@ -105,6 +105,7 @@ std::string param_text(const param_value& v) {
 
 void print_summary(std::ostream& out, const scenario& s, const run_result& r) {
   const totals t = sum(r);
+  const bool sim = r.backend == "sim";
   std::string params;
   for (const auto& [k, v] : effective_params(s)) params += " " + k + "=" + param_text(v);
   out << "scenario      " << s.name << "  (" << s.source << ")\n"
@@ -112,13 +113,15 @@ void print_summary(std::ostream& out, const scenario& s, const run_result& r) {
       << "scheduler     " << s.sched.policy << ", idle " << s.sched.idle.strategy << ", " << s.sched.workers
       << " workers, burst " << s.sched.burst << ", backend " << (r.backend.empty() ? "threads" : r.backend) << '\n'
       << "messages      " << r.messages << " processed, " << r.expected_messages << " expected\n"
-      << "wall time     " << fmt("%.3f", r.wall_s) << " s, " << rate(r.msgs_per_s()) << " msgs/s\n";
+      << (sim ? "sim time      " : "wall time     ") << fmt(sim ? "%.6f" : "%.3f", r.wall_s) << " s"
+      << (sim ? " simulated, " : ", ")
+      << rate(r.msgs_per_s()) << " msgs/s\n";
   print_workers(out, r);
   out << "steals        " << t.steals << '\n'
       << "parks         " << t.parks << '\n'
       << "wake-ups      " << t.wakeups << '\n'
       << "donations     " << t.donations << '\n'
-      << "migrations    " << t.migrations << '\n';
+      << "migrations    " << t.migrations << "  (actors the policy moved to another worker)\n";
   if (r.thread_timeline.size() > 1) {
     out << "threads       peak " << r.peak_workers << ", final " << r.final_workers << ", scale-up "
         << fmt("%.3f", r.scale_up_s * 1e3) << " ms; over time (ms:threads)";
@@ -178,8 +181,8 @@ nlohmann::json summary_json(const scenario& s, const run_result& r) {
                        {"timeline", r.thread_timeline}}},
           {"dead_letters", r.dead_letters},
           {"errors", r.errors},
-          {"checksum", r.checksum},
-          {"reference", r.reference},
+          {"checksum", hex64(r.checksum)},  // strings: a JSON number loses 64-bit precision in most readers
+          {"reference", hex64(r.reference)},
           {"checksum_ok", r.checksum == r.reference},
           {"detail", r.detail},
           {"workload_ok", r.workload_ok},
@@ -207,18 +210,18 @@ nlohmann::json sim_json(const scenario& s, const sim_result& r) {
               {"flushes", r.flushes},
               {"blocks", r.blocks},
               {"contended_locks", r.contended_locks},
-              {"migrations", r.migrations},
+              {"turns_on_another_core", r.migrations},
               {"aborted", r.aborted}};
   return j;
 }
 
 void print_sim_lines(std::ostream& out, const sim_result& r) {
   out << "simulated     machine " << r.machine << ", " << r.cores << " cores, interleave " << r.interleave
-      << ", contexts " << r.context_factory << " (wall time above is simulated)\n"
+      << ", contexts " << r.context_factory << '\n'
       << "simulator     " << fixed(r.real_s, 3) << " s real, " << fixed(r.sim_msgs_per_real_s() / 1e6, 2)
       << "M simulated msgs per real s, simulated/real " << fixed(r.sim_over_real(), 4) << '\n'
       << "event hash    " << hex64(r.event_hash) << "  (" << r.flushes << " yields, " << r.blocks << " blocks, "
-      << r.contended_locks << " contended locks, " << r.migrations << " migrations)\n";
+      << r.contended_locks << " contended locks, " << r.migrations << " turns on another core)\n";
 }
 
 }  // namespace twinsched::cli

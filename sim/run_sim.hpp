@@ -37,7 +37,7 @@ struct sim_result {
   std::uint64_t flushes = 0;     ///< simcalls that paid accumulated costs
   std::uint64_t blocks = 0;      ///< times a worker blocked (lock or park)
   std::uint64_t contended_locks = 0;  ///< locks taken while another worker held them (sim_sync.hpp)
-  std::uint64_t migrations = 0;  ///< actor-state migrations charged
+  std::uint64_t migrations = 0;  ///< turns on another core than their actor's last: its state migrated (charged)
   bool aborted = false;          ///< the run did not finish (errors say why); run holds partial counts
   replay_log replay;             ///< with sim_options::replay_from: what happened to the recorded decisions
   std::uint64_t points = 0;      ///< platform operations of all workers (the schedule's preemption points)
