@@ -1,4 +1,4 @@
-// Replay, message-exact mode (a full-level trace of a real run): each turn takes exactly its recorded messages, on its recorded worker, in each actor's recorded receive order. Part of replay_policy.hpp, included at its end.
+// Replay, message-exact mode (a full-level trace of a real run): each turn takes exactly its recorded messages, on its recorded worker, in each actor's recorded receive order. Part of replay_policy.hpp.
 //
 // What a turn consumes is forced too, so "followed" means the recorded actor ran on the
 // recorded worker with exactly the recorded messages. Timing cannot decide that: under
@@ -37,7 +37,7 @@
 // Which messages an actor consumed is then its recorded set, so its delivery digest equals
 // the recording's footer (cli/replay_command.cpp checks it).
 #pragma once
-#include "replay_policy.hpp"
+#include "replay_policy_decl.hpp"
 
 namespace twinsched {
 

@@ -1,4 +1,4 @@
-// Replay, message-exact mode of a policy that scales (adaptive): thread starts, retirements and migrations made where the recording made them. Part of replay_policy.hpp, included at its end.
+// Replay, message-exact mode of a policy that scales (adaptive): thread starts, retirements and migrations made where the recording made them. Part of replay_policy.hpp.
 //
 // Why: adaptive starts a thread when one is overloaded and retires one that has idled for
 // retire_after. Under modeled timing its own measure decides otherwise than on hardware (and
@@ -31,7 +31,7 @@
 // turn is cut short. Not a poll: waiting for a retired thread to end (it waits for nothing,
 // but takes some platform steps), which a stall must not cut short.
 #pragma once
-#include "replay_policy.hpp"
+#include "replay_policy_decl.hpp"
 
 namespace twinsched {
 

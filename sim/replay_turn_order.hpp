@@ -1,4 +1,4 @@
-// Replay, forced mode (a decisions-level or simulated trace): which actor each worker runs, started in the recorded order across workers. Part of replay_policy.hpp, included at its end.
+// Replay, forced mode (a decisions-level or simulated trace): which actor each worker runs, started in the recorded order across workers. Part of replay_policy.hpp.
 //
 // Order across workers (forced mode): turns start in the recorded order of their
 //   run_begin times, across all workers: a worker takes its next scripted turn only when it
@@ -17,7 +17,7 @@
 // Thread starts and retirements are the inner policy's own here (scaling by its own measure
 // under modeled timing); a slot it does not start never runs its recorded turns.
 #pragma once
-#include "replay_policy.hpp"
+#include "replay_policy_decl.hpp"
 
 namespace twinsched {
 
