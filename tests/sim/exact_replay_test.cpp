@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <unistd.h>
 #include <string>
 #include <thread>
 #include <utility>
@@ -54,7 +55,10 @@ scenario stock(const std::string& workload) {
   return s;
 }
 
-std::string temp_path(const std::string& name) { return "/tmp/twinsched-exact-test-" + name + ".tst"; }
+// The process id keeps two runs of this file (two builds' suites at once) apart.
+std::string temp_path(const std::string& name) {
+  return "/tmp/twinsched-exact-test-" + std::to_string(::getpid()) + "-" + name + ".tst";
+}
 
 struct replayed {
   sim_result sim;

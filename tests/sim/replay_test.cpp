@@ -2,6 +2,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <unistd.h>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,7 +42,10 @@ scenario small(const std::string& workload, const std::string& policy, const std
   return s;
 }
 
-std::string temp_path(const std::string& name) { return "/tmp/twinsched-replay-test-" + name + ".tst"; }
+// The process id keeps two runs of this file (two builds' suites at once) apart.
+std::string temp_path(const std::string& name) {
+  return "/tmp/twinsched-replay-test-" + std::to_string(::getpid()) + "-" + name + ".tst";
+}
 
 /// The actor ids of lane w's run_begin events, in order.
 std::vector<std::uint32_t> turns(const traces::trace_reader& r, std::uint16_t w) {
