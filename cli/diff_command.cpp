@@ -45,7 +45,9 @@ queueing delay (send -> message begin) needs --trace-level full. Logical equival
 compares every actor's delivery count, the runs' checksums (every stock workload folds each
 delivered payload and its receiver into its checksum) and, where both traces are full-level,
 every actor's payload digest, which names the actor whose payloads differ. The first diverging event is
-looked for when both traces are simulations (deterministic), or with --events.
+looked for when both traces are simulations (deterministic), or with --events; its event
+times are since the run began (each trace's first event), the time zero of trace step,
+report, analyze and export perfetto too.
 Examples:
   twinsched run forward --trace a.tst
   twinsched run forward --policy shared-queue --trace b.tst

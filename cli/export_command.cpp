@@ -38,7 +38,8 @@ constexpr const char* export_footer =
     R"(Open the file in https://ui.perfetto.dev (or chrome://tracing). One track per worker with
 actor turns (each containing its messages at the full level), idle spells and parks;
 arrows from each send to the message it became; counters of runnable actors and parked
-workers. Times are nanoseconds since the trace began (see `twinsched trace info`).
+workers. Times are since the run began (its first event: the workload's start), the time
+zero of trace step, trace info, diff, report and analyze too.
 Examples:
   twinsched export perfetto run.tst -o run.json
   twinsched export perfetto run.tst -o window.json --from 1000000 --to 2000000 --max-flows 0)";
@@ -55,8 +56,8 @@ void add_export_command(CLI::App& app, action& chosen) {
   cmd->add_option("file", o->file, "Trace file (.tst).")->required()->type_name("FILE");
   cmd->add_option("-o,--output", o->out, "JSON file to write.")->required()->type_name("OUT");
   constexpr std::uint64_t most = std::numeric_limits<std::uint64_t>::max();
-  takes_whole(cmd->add_option("--from", o->opt.from_ns, "Window start, ns of trace time.")->type_name("NS"), 0, most);
-  takes_whole(cmd->add_option("--to", o->opt.to_ns, "Window end, ns of trace time.")->type_name("NS"), 0, most);
+  takes_whole(cmd->add_option("--from", o->opt.from_ns, "Window start, ns since the run began.")->type_name("NS"), 0, most);
+  takes_whole(cmd->add_option("--to", o->opt.to_ns, "Window end, ns since the run began.")->type_name("NS"), 0, most);
   takes_whole(cmd->add_option("--max-flows", o->opt.max_flows,
                               "Message arrows at most (about); beyond it arrows are sampled by message id, and the "
                               "tool says so. 0: none.")

@@ -77,6 +77,9 @@ opens from disk (file://) and can be mailed. For one trace it shows:
 With two traces (sim vs real, policy A vs B): the `diff` table with the largest
 differences highlighted, the logical-equivalence verdict, the time charts overlaid,
 then each run's panels.
+Times are since the run began (its first event: the workload's start), the time zero of
+trace step, trace info, diff, analyze and export perfetto too: a time read off a chart
+finds the same event with `twinsched trace step FILE --until TIME --batch`.
 Large traces are read once, streaming; charts are cut into --bins columns and at most
 --max-spells exact spells are kept for zooming in. On a terminal, reading that takes more
 than a second shows a progress line on stderr: the events read of the trace's total.

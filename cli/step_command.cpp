@@ -13,7 +13,10 @@
 namespace twinsched::cli {
 namespace {
 
-constexpr const char* step_footer = R"(Break specs (--break, or `break` in the session; quote the ones with a space):
+constexpr const char* step_footer = R"(Times are since the run began: its first event (the workload's start), the time zero of
+trace info, diff, report, analyze and export perfetto too, so a time read off the report
+finds the same event here.
+Break specs (--break, or `break` in the session; quote the ones with a space):
   event 120        stop with event #120 applied (events are numbered from 1 in time order)
   time 1.5ms       stop at the first event at or after 1.5 ms (also 120000 = ns, 120us, 2s)
   actor 17         every event of actor 17 (donations: either actor)
@@ -47,7 +50,8 @@ void add_step_flags(CLI::App* app, step_options& o) {
                [](const std::string& s) { traces::breakpoint::parse(s); });
   takes_parsed(app->add_option_function<std::string>(
                       "--until", [&o](const std::string& s) { o.until_ns = traces::parse_time_ns(s); },
-                      "Stop once at the first event at or after TIME: ns, or with a unit (120us, 1.5ms, 2s).")
+                      "Stop once at the first event at or after TIME since the run began: ns, or with a unit (120us, "
+                      "1.5ms, 2s).")
                    ->type_name("TIME"),
                [](const std::string& s) { traces::parse_time_ns(s); });
   app->add_flag_function(

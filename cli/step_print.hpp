@@ -11,7 +11,7 @@ namespace twinsched::cli {
 
 /// "w1", or "outside" for the workload's start.
 std::string worker_label(std::uint32_t w);
-/// An absolute trace time, always in ms with ns resolution: "1.234567 ms".
+/// A time since the run began, always in ms with ns resolution: "1.234567 ms".
 std::string time_label(std::uint64_t ns);
 /// "#1234  1.234567 ms  w1  run_begin  actor 17  (last ran on w0)": the fields that mean
 /// something for the event's kind (format.hpp's "Event meaning").

@@ -24,7 +24,8 @@ constexpr const char* help_text = R"(commands (short forms in brackets):
   next [N]        [n]  apply and print the next N events (default 1); stops early at a breakpoint
   continue        [c]  run to the next breakpoint (or the until time, or the end); print the event that stopped it
   break SPEC      [b]  add a breakpoint: event N | time T | actor A | worker W | kind K | K
-                       (T in ns, or with a unit: 120us, 1.5ms, 2s; K an event kind: steal, park, donate, ...)
+                       (T since the run began, in ns or with a unit: 120us, 1.5ms, 2s; K an event kind: steal,
+                       park, donate, ...)
   delete [N]           delete breakpoint N, or all of them
   breaks               list the breakpoints and how often each was hit
   workers         [w]  what each worker is doing
@@ -36,7 +37,8 @@ constexpr const char* help_text = R"(commands (short forms in brackets):
   quit            [exit]  end the session (so does the end of input)
 A breakpoint stops with its event applied: the state shown includes it. `event N` and `time T` fire once;
 actor, worker and kind breakpoints on every match. An empty line repeats `next` or `continue`.
-Event lines: #ordinal  time  worker  kind  fields; msg S:N is the N-th message sent by worker S-1 (S = 0: the
+Event lines: #ordinal  time  worker  kind  fields; times are since the run began (its first event), as in
+the report, analyze, diff and the Perfetto export; msg S:N is the N-th message sent by actor S (S = 0: the
 workload's start).
 )";
 
@@ -60,7 +62,11 @@ std::optional<std::uint64_t> count_arg(const std::string& a, std::uint64_t fallb
 class session {
  public:
   session(const traces::trace_reader& r, std::ostream& out, const step_options& o)
-      : r_(r), out_(out), cur_(r), state_(r.header().lanes, r.header().level == trace_level::full) {
+      : r_(r),
+        out_(out),
+        cur_(r),
+        start_(traces::run_start_ns(r.footer())),
+        state_(r.header().lanes, r.header().level == trace_level::full) {
     for (const auto& b : o.breakpoints) breaks_.push_back({next_id_++, b, 0});
     if (o.until_ns) until_ = traces::breakpoint{traces::breakpoint::what::time, *o.until_ns};
     fetch();
@@ -69,7 +75,8 @@ class session {
   void banner() {
     const auto& h = r_.header();
     out_ << "stepping " << r_.path() << ": " << h.scenario << ", " << h.backend << ", " << h.policy << ", "
-         << h.workers << " workers, " << r_.events() << " events, " << level_name(h.level) << " level\n";
+         << h.workers << " workers, " << r_.events() << " events, " << level_name(h.level) << " level\n"
+         << "times are since the run began (its first event)\n";
     if (h.level != trace_level::full)
       out_ << "note: mailbox sizes need a full-level trace (sends and message events); this one is "
            << level_name(h.level) << " level\n";
@@ -114,8 +121,9 @@ class session {
 
   void fetch() {
     const trace_event* e = cur_.next();
-    if (e) next_ = *e;
-    else next_.reset();
+    if (!e) return next_.reset();
+    next_ = *e;
+    next_->time_ns = traces::since_run_start(e->time_ns, start_);  // the one time base (footer.hpp)
   }
 
   /// Applies the next event; returns what it hit ("breakpoint 2 (kind steal)"), empty if nothing.
@@ -286,6 +294,7 @@ class session {
   const traces::trace_reader& r_;
   std::ostream& out_;
   traces::merged_cursor cur_;
+  std::uint64_t start_;  // when the run began, on the trace's clock
   traces::step_state state_;
   std::optional<trace_event> next_, last_;
   std::optional<std::uint64_t> previous_ns_;

@@ -100,6 +100,7 @@ int info(const info_options& o) {
                           {"expected_messages", f.expected_messages},
                           {"ok", f.ok},
                           {"clock_note", f.clock_note},
+                          {"run_start_clock_ns", traces::run_start_ns(f)},
                           {"verified", !o.quick}};
     if (!o.quick) {
       out["duration_ns"] = st.duration();
@@ -121,7 +122,9 @@ int info(const info_options& o) {
             << " lanes)\n"
             << "recorded      " << level_name(h.level) << " level by " << h.producer << " at "
             << utc(h.created_unix_s) << "\n"
-            << "clock         " << h.clock << ": " << f.clock_note << "\n";
+            << "clock         " << h.clock << ": " << f.clock_note << "\n"
+            << "time zero     the run's first event, " << seconds(traces::run_start_ns(f))
+            << " into the trace's clock: every tool shows times since it\n";
   char line[200];
   std::snprintf(line, sizeof line, "events        %llu in %zu blocks, %.2f bytes per event\n",
                 static_cast<unsigned long long>(r.events()), r.blocks().size(), bytes_per_event);
@@ -177,7 +180,10 @@ void add_trace_command(CLI::App& app, action& chosen) {
   info_cmd->add_option("file", o->file, "Trace file (.tst).")->required()->type_name("FILE");
   info_cmd->add_flag("--json", o->json, "Print one JSON object instead of text.");
   info_cmd->add_flag("--quick", o->quick, "Only the header and the footer's totals: do not decode the events.");
-  info_cmd->footer(R"(Examples:
+  info_cmd->footer(R"(Times: every tool shows a trace's times since the run began, its first event (the
+workload's start); "time zero" says where that is on the trace's own clock, which a real
+run starts while it sets the recorder up.
+Examples:
   twinsched run forward --trace a.tst && twinsched trace info a.tst
   twinsched sim skewed --cores 2 --trace sim.tst && twinsched trace info sim.tst --json
   twinsched trace info big.tst --quick                the header and totals only, at once

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <deque>
+#include <limits>
 #include <map>
 #include <sstream>
 
@@ -57,10 +58,18 @@ divergence first_divergence(const trace_reader& a, const trace_reader& b, std::s
   divergence d;
   d.checked = true;
   merged_cursor ca(a), cb(b);
+  const std::uint64_t start_a = run_start_ns(a.footer()), start_b = run_start_ns(b.footer());
+  trace_event xe, ye;  // times since each run began (footer.hpp run_start_ns)
+  auto since = [](const trace_event* e, std::uint64_t start, trace_event& out) -> const trace_event* {
+    if (!e) return nullptr;
+    out = *e;
+    out.time_ns = since_run_start(e->time_ns, start);
+    return &out;
+  };
   std::deque<trace_event> recent;
   for (;;) {
-    const trace_event* x = ca.next();
-    const trace_event* y = cb.next();
+    const trace_event* x = since(ca.next(), start_a, xe);
+    const trace_event* y = since(cb.next(), start_b, ye);
     if (!x && !y) {
       d.identical = true;
       return d;
@@ -75,8 +84,8 @@ divergence first_divergence(const trace_reader& a, const trace_reader& b, std::s
     if (x) d.after_a.push_back(*x);
     if (y) d.after_b.push_back(*y);
     for (std::size_t k = 1; k < context; ++k) {
-      if (const trace_event* e = ca.next()) d.after_a.push_back(*e);
-      if (const trace_event* e = cb.next()) d.after_b.push_back(*e);
+      if (const trace_event* e = since(ca.next(), start_a, xe)) d.after_a.push_back(*e);
+      if (const trace_event* e = since(cb.next(), start_b, ye)) d.after_b.push_back(*e);
     }
     return d;
   }
@@ -174,11 +183,40 @@ std::optional<double> diff_metric::delta() const {
   return *b - *a;
 }
 
+bool diff_metric::near_zero_base() const {
+  if (!a || !b || *a == *b) return false;
+  const double base = std::fabs(*a);
+  return base * 100 < std::fabs(*b - *a) || (unit == "%" && base < 1);
+}
+
 std::optional<double> diff_metric::relative() const {
   if (!a || !b) return std::nullopt;
   if (*a == *b) return 0.0;
-  if (*a == 0) return std::nullopt;  // from nothing: no finite ratio
+  if (*a == 0 || near_zero_base()) return std::nullopt;  // from (almost) nothing: no ratio worth showing
   return (*b - *a) / std::fabs(*a);
+}
+
+std::optional<double> diff_metric::size() const {
+  if (unit == "%") {
+    if (auto dv = delta()) return std::fabs(*dv) / 100;  // points of the whole time, whatever the base
+    return std::nullopt;
+  }
+  if (auto r = relative()) return std::fabs(*r);
+  return std::nullopt;
+}
+
+std::vector<std::size_t> largest_differences(const diff_report& d, std::size_t n) {
+  std::vector<std::pair<double, std::size_t>> ranked;  // (size, row), the makespan above every size
+  for (std::size_t i = 0; i < d.metrics.size(); ++i) {
+    const diff_metric& m = d.metrics[i];
+    const auto s = m.size();
+    if (!s || *s == 0) continue;
+    ranked.push_back({m.name == "makespan" ? std::numeric_limits<double>::infinity() : *s, i});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& x, const auto& y) { return x.first > y.first; });
+  std::vector<std::size_t> rows;
+  for (std::size_t k = 0; k < ranked.size() && k < n; ++k) rows.push_back(ranked[k].second);
+  return rows;
 }
 
 bool diff_report::over_tolerance() const {
@@ -304,7 +342,9 @@ diff_report diff_traces(const trace_reader& ra, const trace_reader& rb, const di
       const bool counts = m.unit.empty();
       if (counts && std::max(*m.a, *m.b) < 10) continue;  // a handful of events: noise, not a difference
       auto rel = m.relative();
-      m.over = rel ? std::fabs(*rel) > *o.tolerance : true;  // from zero to something: over
+      if (rel) m.over = std::fabs(*rel) > *o.tolerance;
+      else if (m.unit == "%") m.over = std::fabs(*m.delta()) > *o.tolerance * 100;  // a share near 0: in points
+      else m.over = true;  // from (almost) nothing to something
     }
   }
 

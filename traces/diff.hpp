@@ -23,8 +23,16 @@ struct diff_metric {
   std::optional<double> a, b;
   bool gated = true;  ///< counts toward --tolerance
   bool over = false;  ///< gated, and its relative difference exceeds the tolerance
-  std::optional<double> delta() const;     ///< b - a, when both exist
-  std::optional<double> relative() const;  ///< (b - a) / |a|; none from 0 to something
+  std::optional<double> delta() const;  ///< b - a, when both exist
+  /// (b - a) / |a|; none from 0 to something, or from a near-zero base (then delta() says it).
+  std::optional<double> relative() const;
+  /// The values differ and `a` is too small for a ratio to say anything: under 1% of the
+  /// change (a ratio past 100x: 0.001 -> 18.5 is not "+1847293.5%"), or, for a share of the
+  /// time (unit "%"), under 1% of the time. Such a change reads as its absolute size.
+  bool near_zero_base() const;
+  /// How much the row differs, for ranking: a share's change in points over 100 (a fraction
+  /// of the whole time), any other row's |relative()|; none without one.
+  std::optional<double> size() const;
 };
 
 /// Deliveries compared from the footers: each actor without a group on its own (count and
@@ -76,12 +84,18 @@ struct diff_report {
 /// made by the same payload hash (footer.hpp comparable_digests).
 logical_check check_logical(const trace_footer& a, const trace_footer& b);
 
+/// The `n` rows that differ most, as indexes into d.metrics, largest first: the makespan first
+/// whenever it differs (the headline), then the others by size() (a share's 0.05% -> 0.52%
+/// is 0.47 points, small beside a makespan 80% shorter); rows with no size (from a zero or
+/// near-zero base) are not ranked.
+std::vector<std::size_t> largest_differences(const diff_report& d, std::size_t n = 3);
+
 /// Reads both traces once each (merged order) plus, for the event comparison, once more in
 /// lockstep. Throws trace_error on a damaged file.
 diff_report diff_traces(const trace_reader& a, const trace_reader& b, const diff_options& o);
 
 /// One event as one line: "1234567 ns  w1  run_begin  actor 17  msg 2:000123  other 0" (the text
-/// report's divergence, replay_check's first difference).
+/// report's divergence, with times since the run began; replay_check's first difference).
 std::string describe(const trace_event& e);
 
 /// A hash or payload digest as 16 hex digits, as the diff's words show them.

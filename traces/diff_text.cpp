@@ -52,7 +52,7 @@ void print_diff(std::ostream& out, const diff_report& d) {
         std::snprintf(rb, sizeof rb, "%+.1f%%", *r * 100);
         rel = rb;
       } else {
-        rel = "new";
+        rel = m.near_zero_base() ? "base ~0" : "new";  // no percentage of (almost) nothing: B - A says it
       }
     }
     std::snprintf(line, sizeof line, "%-26s %16s %16s %14s %9s%s\n", name.c_str(), a.c_str(), b.c_str(), delta.c_str(),

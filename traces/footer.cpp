@@ -17,6 +17,17 @@ std::uint64_t trace_footer::count(unsigned kind) const {
   return n;
 }
 
+std::uint64_t run_start_ns(const trace_footer& f) {
+  std::uint64_t start = 0;
+  bool any = false;
+  for (const auto& l : f.lanes) {
+    if (l.events == 0) continue;
+    start = any ? std::min(start, l.first_ns) : l.first_ns;
+    any = true;
+  }
+  return start;
+}
+
 std::string digest_note(const trace_footer& a, const trace_footer& b) {
   if (comparable_digests(a, b)) return "";
   if (!a.has_digests || !b.has_digests)

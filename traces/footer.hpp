@@ -48,6 +48,17 @@ struct trace_footer {
   std::uint64_t count(unsigned kind) const;
 };
 
+/// When the run began, on the trace's clock: its first event (the workload's start sends,
+/// on the outside lane, before any worker starts), or 0 in a trace without events. Every
+/// tool that shows a trace's times (trace step, trace info, diff, report, analyze, export
+/// perfetto) shows them since this moment, through since_run_start, so that a time read off
+/// one finds the same event in another. (A real run's clock starts earlier, when the
+/// recorder is set up and its memory faulted in, tens of milliseconds before the run.)
+std::uint64_t run_start_ns(const trace_footer& f);
+
+/// `t` (the trace's clock) as time since the run began, `start` = run_start_ns.
+inline std::uint64_t since_run_start(std::uint64_t t, std::uint64_t start) { return t > start ? t - start : 0; }
+
 /// True if both footers hold digests made by the same payload hash (else compare counts only).
 inline bool comparable_digests(const trace_footer& a, const trace_footer& b) {
   return a.has_digests && b.has_digests && a.digest_format == b.digest_format;

@@ -53,6 +53,10 @@
 //      trailer's footer_offset and event_blocks match what precedes it. A file without them
 //      was cut short (the recording process died or the copy was truncated).
 //
+// Times are ns on the trace's clock: simulated time, or a real run's TSC from when its
+// recorder was set up, some milliseconds before the run began. The tools show them since the
+// trace's first event (footer.hpp run_start_ns), one time zero for every view.
+//
 // Event meaning (models/trace_event.hpp's fields, by kind; "worker" is the lane)
 //   worker_start/stop, park/unpark, thread_start/retire   worker only
 //   idle            worker only: it found no work; the idle spell lasts until its next event

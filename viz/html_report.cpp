@@ -74,7 +74,7 @@ std::string critical_path(const run_profile& p) {
       std::size_t j = i;
       std::uint64_t ns = 0;
       while (j < c.path.size() && c.path[j].actor == c.path[i].actor) ns += c.path[j++].ns;
-      o << "<tr><td>actor " << c.path[i].actor << "</td><td>" << j - i << "</td><td>" << fmt_ns(double(c.path[i].begin_ns - p.t0))
+      o << "<tr><td>actor " << c.path[i].actor << "</td><td>" << j - i << "</td><td>" << fmt_ns(double(c.path[i].begin_ns))
         << "</td><td>" << fmt_ns(double(ns)) << "</td></tr>";
       i = j;
       ++shown;
@@ -109,7 +109,7 @@ std::string graph_tables(const run_profile& p) {
 
 std::string run_section(const report_run& r, const std::string& id, const std::string& title) {
   const run_profile& p = r.profile;
-  const std::uint64_t range = std::max<std::uint64_t>(1, p.t1 - p.t0);
+  const std::uint64_t range = std::max<std::uint64_t>(1, p.end_ns);
   std::ostringstream o;
   o << "<section id=\"run-" << id << "\"><h2>" << html_escape(title) << "</h2>" << run_facts(r);
   o << timeline_chart(p, "spells-" + id, id) << spells_json(p, "spells-" + id);
@@ -141,6 +141,15 @@ std::string run_section(const report_run& r, const std::string& id, const std::s
   return o.str();
 }
 
+/// The B − A cell: the relative change, or where it says nothing (from a zero or near-zero
+/// base) the absolute one, a share's in points.
+std::string change(const traces::diff_metric& m) {
+  if (const auto r = m.relative()) return (*r >= 0 ? "+" : "") + num(100 * *r, 1) + "%";
+  const auto dv = m.delta();
+  if (!dv) return "—";
+  return (*dv >= 0 ? "+" : "") + fmt_count(*dv) + (m.unit == "%" ? " points" : m.unit.empty() ? "" : " " + html_escape(m.unit));
+}
+
 std::string comparison(const std::vector<report_run>& runs, const traces::diff_report& d) {
   std::ostringstream o;
   o << "<section id=\"compare\"><h2>A vs B</h2>";
@@ -157,23 +166,21 @@ std::string comparison(const std::vector<report_run>& runs, const traces::diff_r
     o << ".";
   }
   o << "</p>";
-  std::vector<double> rel;
-  for (const auto& m : d.metrics)
-    if (auto r = m.relative()) rel.push_back(std::fabs(*r));
-  std::sort(rel.rbegin(), rel.rend());
-  const double cut = rel.size() >= 3 ? std::max(rel[2], 1e-9) : (rel.empty() ? 1e300 : std::max(rel.back(), 1e-9));
-  o << "<p class=\"note\">The three largest relative differences are highlighted.</p><table><tr><th>metric</th><th>A</th><th>B</th><th>B − A</th></tr>";
+  const std::vector<std::size_t> largest = traces::largest_differences(d, 3);
+  o << "<p class=\"note\">The three largest differences are highlighted: the makespan first, then by relative change "
+       "(a share of the time by its change in points); a change from a near-zero base shows its absolute size.</p>"
+       "<table><tr><th>metric</th><th>A</th><th>B</th><th>B − A</th></tr>";
   auto val = [](const std::optional<double>& v) { return v ? fmt_count(*v) : std::string("—"); };
-  for (const auto& m : d.metrics) {
-    const auto r = m.relative();
-    const bool big = r && std::fabs(*r) >= cut && std::fabs(*r) > 0;
+  for (std::size_t i = 0; i < d.metrics.size(); ++i) {
+    const auto& m = d.metrics[i];
+    const bool big = std::find(largest.begin(), largest.end(), i) != largest.end();
     o << "<tr" << (big ? " class=\"big\"" : "") << "><td>" << html_escape(m.name) << (m.unit.empty() ? "" : " (" + html_escape(m.unit) + ")")
       << "</td><td>" << val(m.a) << "</td><td>" << val(m.b) << "</td><td>"
-      << (r ? (*r >= 0 ? "+" : "") + num(100 * *r, 1) + "%" : (m.delta() ? fmt_count(*m.delta()) : std::string("—"))) << "</td></tr>";
+      << change(m) << "</td></tr>";
   }
   o << "</table>";
   const run_profile &a = runs[0].profile, &b = runs[1].profile;
-  const std::uint64_t range = std::max(std::max<std::uint64_t>(1, a.t1 - a.t0), b.t1 - b.t0);
+  const std::uint64_t range = std::max<std::uint64_t>({1, a.end_ns, b.end_ns});
   o << time_chart("Throughput, A and B", {{"A msgs/s", "#4c78a8", "", &a.throughput, a.bin_ns}, {"B msgs/s", "#e45756", "", &b.throughput, b.bin_ns}}, range, "ab");
   o << time_chart("Runnable actors queued, A and B", {{"A runnable", "#4c78a8", "", &a.runnable, a.bin_ns}, {"B runnable", "#e45756", "", &b.runnable, b.bin_ns}}, range, "ab");
   o << time_chart("Parked workers, A and B", {{"A parked", "#4c78a8", "", &a.parked, a.bin_ns}, {"B parked", "#e45756", "", &b.parked, b.bin_ns}}, range, "ab");
@@ -205,7 +212,8 @@ void write_report(std::ostream& out, const std::vector<report_run>& runs, const 
   } else {
     body << html_escape(runs[0].path) << " — " << html_escape(h.backend + ", " + h.policy + ", " + std::to_string(h.workers) + " workers");
   }
-  body << ". Hover for values; wheel zooms the time charts together, drag pans, double-click resets.</p>\n";
+  body << ". Times count from the run's start (its first event), as in <code>trace step</code> and the Perfetto export. "
+          "Hover for values; wheel zooms the time charts together, drag pans, double-click resets.</p>\n";
   if (runs.size() == 2 && diff) body << comparison(runs, *diff);
   for (std::size_t i = 0; i < runs.size(); ++i)
     body << run_section(runs[i], i ? "B" : "A", runs.size() == 2 ? (i ? "Run B" : "Run A") : "The run");

@@ -82,10 +82,13 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
   perfetto_summary sum;
   const trace_footer& f = r.footer();
   const std::uint64_t from = o.from_ns, to = std::max(o.from_ns, o.to_ns);
+  // every time below, the window's included, is since the run began (footer.hpp run_start_ns)
+  const std::uint64_t start = run_start_ns(f);
+  auto since = [start](std::uint64_t t) { return since_run_start(t, start); };
   // Flow sampling: count the sends inside the window exactly, decoding only the blocks that
   // can hold some (a block of a lane ends where the lane's next block starts).
   std::uint64_t t1 = 0;
-  for (const auto& l : f.lanes) t1 = std::max(t1, l.last_ns);
+  for (const auto& l : f.lanes) t1 = std::max(t1, since(l.last_ns));
   std::uint64_t estimate = 0;
   if (o.max_flows != 0 && f.count(unsigned(event_kind::send)) > 0) {
     const auto& blocks = r.blocks();
@@ -98,9 +101,10 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
     }
     std::vector<trace_event> buf;
     for (std::size_t k = 0; k < blocks.size(); ++k) {
-      if (blocks[k].first_time > to || ends[k] < from) continue;
+      if (since(blocks[k].first_time) > to || since(ends[k]) < from) continue;
       r.read_block(blocks[k], buf);
-      for (const auto& e : buf) estimate += e.kind == event_kind::send && e.time_ns >= from && e.time_ns <= to;
+      for (const auto& e : buf)
+        estimate += e.kind == event_kind::send && since(e.time_ns) >= from && since(e.time_ns) <= to;
     }
   }
   sum.no_flows = o.max_flows == 0;
@@ -176,7 +180,8 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
   merged_cursor cur(r);
   std::uint64_t last_time = 0;
   while (const trace_event* ep = cur.next()) {
-    const trace_event e = *ep;
+    trace_event e = *ep;
+    e.time_ns = since(e.time_ns);
     if (e.time_ns > to) break;  // what is still open ends at the window's end (below)
     last_time = e.time_ns;
     lane_slices& ls = lanes[e.worker];

@@ -11,7 +11,7 @@ namespace twinsched::viz {
 using traces::trace_reader;
 
 struct perfetto_options {
-  std::uint64_t from_ns = 0;                                        ///< window start (trace time)
+  std::uint64_t from_ns = 0;                                        ///< window start, since the run began
   std::uint64_t to_ns = std::numeric_limits<std::uint64_t>::max();  ///< window end
   std::uint64_t max_flows = 10000;       ///< message arrows at most (about): more are sampled
   std::uint64_t counter_step_ns = 1000;  ///< counters are sampled at most this often
@@ -33,7 +33,9 @@ struct perfetto_summary {
 ///   - instants: steals (victim, actor), donations, migrations, thread start/retire;
 ///   - flows: an arrow from each sampled send to its message slice (full level);
 ///   - counters: "runnable actors" (schedules minus turns started) and "parked workers".
-/// `otherData` says whether flows were sampled and how.
+/// Every "ts" is microseconds since the run began (traces::run_start_ns: the trace's first
+/// event), the time base of `trace step` and the report. `otherData` says whether flows were
+/// sampled and how.
 perfetto_summary export_perfetto(const trace_reader& r, std::ostream& out, const perfetto_options& o);
 
 }  // namespace twinsched::viz

@@ -17,7 +17,7 @@ double delay_histogram::bin_low(unsigned k) { return std::exp2(double(k) / 4.0) 
 
 namespace {
 
-/// Adds `weight` times the overlap of [b, e) with each bin (times relative to t0).
+/// Adds `weight` times the overlap of [b, e) with each bin (times since the run began).
 void spread(std::vector<float>& v, std::uint64_t bin_ns, std::uint64_t b, std::uint64_t e, double weight) {
   if (e <= b || weight == 0) return;
   const std::size_t last = v.size() - 1;
@@ -58,17 +58,14 @@ run_profile profile_trace(const traces::trace_reader& r, const profile_options& 
   p.ok = f.ok;
   p.events = r.events();
   p.cores = p.header.sim_cores ? p.header.sim_cores : p.header.workers;
-  bool any = false;
-  for (const auto& l : f.lanes) {
-    if (l.events == 0) continue;
-    p.t0 = any ? std::min(p.t0, l.first_ns) : l.first_ns;
-    p.t1 = std::max(p.t1, l.last_ns);
-    any = true;
-  }
+  p.start_ns = traces::run_start_ns(f);
+  for (const auto& l : f.lanes)
+  for (const auto& l : f.lanes)
+    if (l.events) p.end_ns = std::max(p.end_ns, traces::since_run_start(l.last_ns, p.start_ns));
   // Fewer columns when there are many workers: the timeline's size is workers x bins.
   const std::size_t lanes = std::max<std::size_t>(1, r.lanes().size());
   p.bins = std::max(60u, std::min<unsigned>(o.bins, unsigned(24000 / lanes)));
-  p.bin_ns = std::max<std::uint64_t>(1, (p.t1 - p.t0 + p.bins - 1) / p.bins);
+  p.bin_ns = std::max<std::uint64_t>(1, (p.end_ns + p.bins - 1) / p.bins);
   for (auto* v : {&p.throughput, &p.runnable, &p.parked, &p.threads, &p.steals, &p.donations, &p.migrations})
     v->assign(p.bins, 0.f);
 
@@ -106,8 +103,8 @@ run_profile profile_trace(const traces::trace_reader& r, const profile_options& 
   traces::merged_cursor cur(r);
   std::uint64_t now = 0;
   while (const trace_event* ep = cur.next()) {
-    const trace_event& e = *ep;
-    now = e.time_ns >= p.t0 ? e.time_ns - p.t0 : 0;
+    trace_event e = *ep;
+    e.time_ns = now = traces::since_run_start(e.time_ns, p.start_ns);
     ++p.totals[unsigned(e.kind) & 15];
     p.comm.add(e);
     if (full) dag.add(e);
@@ -197,7 +194,7 @@ run_profile profile_trace(const traces::trace_reader& r, const profile_options& 
     l->set(v, p.bin_ns, std::max(now, l->since), l->value);
   }
   // levels and fractions: divide by each bin's length (the last may be shorter)
-  const std::uint64_t span = p.t1 - p.t0;
+  const std::uint64_t span = p.end_ns;
   for (std::size_t k = 0; k < p.bins; ++k) {
     const std::uint64_t lo = k * p.bin_ns;
     const double len = double(lo >= span ? 1 : std::min(p.bin_ns, span - lo));

@@ -25,7 +25,7 @@ enum class worker_state : std::uint8_t { other, running, idle, parked, off };
 
 /// One exact spell of a worker, for the timeline's close-up.
 struct spell {
-  std::uint64_t begin_ns, end_ns;  ///< relative to the profile's t0
+  std::uint64_t begin_ns, end_ns;  ///< since the run began
   std::uint32_t actor;             ///< running: the actor of the turn
   std::uint16_t lane;
   worker_state state;
@@ -49,7 +49,12 @@ struct run_profile {
   std::uint64_t makespan_ns = 0, messages = 0, events = 0;
   bool ok = true;
   unsigned cores = 0;  ///< modeled cores (sim) or workers (threads): the N of the bound
-  std::uint64_t t0 = 0, t1 = 0, bin_ns = 1;
+  /// When the run began on the trace's clock (traces::run_start_ns). Every other time in the
+  /// profile, the critical path's included, is since then: the time base `trace step` and
+  /// the Perfetto export share.
+  std::uint64_t start_ns = 0;
+  std::uint64_t end_ns = 0;  ///< the last event, since the run began
+  std::uint64_t bin_ns = 1;
   unsigned bins = 0;
   /// Per worker lane: fraction of each bin spent running, idle (not parked) and parked.
   std::map<std::uint16_t, std::array<std::vector<float>, 3>> workers;
@@ -58,7 +63,7 @@ struct run_profile {
   std::vector<float> steals, donations, migrations;  ///< counts per bin
   std::vector<spell> spells;      ///< time order; complete up to spells_until_ns
   bool spells_complete = true;
-  std::uint64_t spells_until_ns = 0;  ///< relative to t0
+  std::uint64_t spells_until_ns = 0;  ///< since the run began
   std::map<std::uint32_t, delay_histogram> delays;  ///< by group (0: actors in no group)
   std::vector<hot_actor> hottest;  ///< by turn time
   std::size_t actors_seen = 0;

@@ -112,7 +112,7 @@ std::string time_chart(const std::string& caption, const std::vector<line_series
 std::string timeline_chart(const run_profile& p, const std::string& spells_id, const std::string& link) {
   constexpr int row_h = 18;
   const int plot_h = std::max<int>(row_h, int(p.workers.size()) * row_h);
-  const std::uint64_t range = std::max<std::uint64_t>(1, p.t1 - p.t0);
+  const std::uint64_t range = std::max<std::uint64_t>(1, p.end_ns);
   std::ostringstream o;
   o << "<figure><figcaption>Workers over time</figcaption>"
     << legend({{"running a turn", "#2e8b57"}, {"idle", "#f0b429"}, {"parked", "#9aa3b5"}, {"between (finding work)", "#fff"}})

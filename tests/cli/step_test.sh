@@ -102,5 +102,43 @@ help=$("$bin" trace step --help)
 [[ $help == *"--break"* && $help == *"kind steal"* && $help == *"time 1.5ms"* && $help == *"--batch"* ]] &&
   ok "trace step --help teaches the break specs" || fail "help: $help"
 
+# One time base (a real run's clock starts tens of ms before its run): a time read off the
+# report finds the same event in `trace step`, and the Perfetto export, the step and the
+# report all put the run's first event at 0.
+"$bin" run --param actors=32 --param tokens=8 --param hops=40 --workers 2 --trace real.tst --trace-level full \
+  >real.txt 2>&1 || fail "run --trace exited $?: $(cat real.txt)"
+zero=$("$bin" trace info real.tst | awk '$1 == "time" && $2 == "zero" {print $7}')
+[[ -n $zero && $zero != 0.000000 ]] && ok "trace info: the run's first event is $zero s into the trace's clock" ||
+  fail "trace info's time zero: '$zero'"
+"$bin" report real.tst -o real.html 2>/dev/null || fail "report exited $?"
+# a turn from the report's timeline (its exact spells: lane, state 1 = running, begin and end
+# in ns on the report's axis, actor): the 20th, well inside the run
+read -r lane begin actor < <(python3 - <<'PY'
+import json, re
+page = open("real.html").read()
+spells = json.loads(re.search(r'id="spells-A">(\[.*?\])</script>', page).group(1))
+running = [s for s in spells if s[1] == 1]
+s = running[min(20, len(running) - 1)]
+print(s[0], s[2], s[4])
+PY
+)
+at=$(printf '%d.%06d ms' $((begin / 1000000)) $((begin % 1000000)))
+out=$(printf 'continue\nnext 12\n' | "$bin" trace step real.tst --until "${begin}ns")
+if [[ -n $begin && $out == *"until "*" after "* ]] && grep -qE "^#[0-9]+ +$at +w$lane +run_begin +actor $actor( |\$)" <<<"$out"; then
+  ok "the report's turn of actor $actor on w$lane at $at is the step's run_begin at --until ${begin}ns"
+else
+  fail "the report's turn (w$lane, actor $actor, $at) is not where trace step finds it: $out"
+fi
+first=$(printf 'next\n' | "$bin" trace step real.tst | grep -m1 '^#1 ' | awk '{print $2}')
+[[ $first == 0.000000 ]] && ok "trace step: the first event at 0" || fail "trace step's first event at '$first'"
+"$bin" export perfetto real.tst -o real.json >/dev/null 2>&1 || fail "export perfetto exited $?"
+pfirst=$(python3 -c 'import json; print(min(float(e["ts"]) for e in json.load(open("real.json"))["traceEvents"] if e["ph"] != "M"))')
+[[ $pfirst == 0.0 ]] && ok "export perfetto: the first event at 0, as in trace step" || fail "Perfetto's first event at '$pfirst'"
+for cmd in "trace step" "trace info" "diff" "report" "analyze" "export perfetto"; do
+  # shellcheck disable=SC2086
+  "$bin" $cmd --help | tr '\n' ' ' | grep -q "since the run began" && ok "$cmd --help states the time base" ||
+    fail "$cmd --help does not say its times are since the run began"
+done
+
 [[ $failures -eq 0 ]] && echo "all trace step checks passed" || echo "$failures trace step checks failed"
 exit $((failures > 0))

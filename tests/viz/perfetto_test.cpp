@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -118,11 +119,13 @@ TEST_SUITE("concurrency") {
     s.workload_params = {{"actors", std::int64_t(100)}, {"tokens", std::int64_t(20)}, {"hops", std::int64_t(2000)}};
     REQUIRE(run_on_threads(s, trace_request{f.path(), trace_level::full}).ok());
     trace_reader r(f.path());
-    // the window: the middle half of the sends (a loaded machine can leave long gaps in time)
+    // the window: the middle half of the sends (a loaded machine can leave long gaps in time),
+    // in the tools' time base: since the run began
     std::vector<std::uint64_t> sends;
     merged_cursor c(r);
+    const std::uint64_t start = run_start_ns(r.footer());
     while (const trace_event* e = c.next())
-      if (e->kind == event_kind::send) sends.push_back(e->time_ns);
+      if (e->kind == event_kind::send) sends.push_back(since_run_start(e->time_ns, start));
     REQUIRE(sends.size() == 40020);
     perfetto_options o;
     o.from_ns = sends[sends.size() / 4];
@@ -147,6 +150,31 @@ TEST_SUITE("concurrency") {
     CHECK(!tracks.empty());
     check_nesting(tracks);
     CHECK(sum.flows <= 2 * o.max_flows);
+  }
+
+  TEST_CASE("a real run's export starts at 0: its times are since the run began, as every tool shows them" *
+            doctest::timeout(60)) {
+    temp_file f("perfetto-zero");
+    scenario s;
+    s.name = "perfetto-zero";
+    s.workload = "forward";
+    s.workload_params = {{"actors", std::int64_t(50)}, {"tokens", std::int64_t(5)}, {"hops", std::int64_t(100)}};
+    REQUIRE(run_on_threads(s, trace_request{f.path(), trace_level::full}).ok());
+    trace_reader r(f.path());
+    const std::uint64_t start = run_start_ns(r.footer());
+    CHECK(start > 0);  // a real run's clock starts when its recorder is set up, before the run
+    std::uint64_t last = 0;
+    for (const auto& l : r.footer().lanes) last = std::max(last, l.last_ns);
+    const nlohmann::json j = exported(r, {});
+    std::int64_t first = std::numeric_limits<std::int64_t>::max(), end = 0;
+    for (const auto& e : j["traceEvents"]) {
+      if (e["ph"] == "M") continue;
+      first = std::min(first, ns(e["ts"]));
+      end = std::max(end, ns(e["ts"]) + (e.contains("dur") ? ns(e["dur"]) : 0));
+    }
+    CHECK(first == 0);  // the workload's start: the run's first event
+    CHECK(end == std::int64_t(last - start));
+    CHECK(j["otherData"]["window_ns"][1] == last - start);
   }
 
 }  // TEST_SUITE
