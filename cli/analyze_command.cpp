@@ -47,8 +47,17 @@ nlohmann::json as_json(const viz::run_profile& p) {
                 {"busiest_actor_ns", c.busiest_actor_ns}, {"bound_ns", c.bound_ns(std::max(1u, p.cores))},
                 {"reordered", c.reordered}, {"path_listed", c.path_listed}, {"path_length", c.path.size()}});
     if (p.makespan_ns) dag["makespan_over_bound"] = double(p.makespan_ns) / double(c.bound_ns(std::max(1u, p.cores)));
+    dag["off_cpu_ns"] = c.off_cpu_ns;
   }
   j["causality"] = dag;
+  if (p.header.backend == "threads") {  // what the host took from each worker (a real run)
+    nlohmann::json host = nlohmann::json::array();
+    for (const auto& h : p.host)
+      host.push_back({{"worker", h.lane},
+                      {"run_delay_ns", h.run_delay_ns < 0 ? nlohmann::json() : nlohmann::json(h.run_delay_ns)},
+                      {"handlings_left_out_ns", h.off_cpu_ns}});
+    j["off_cpu"] = {{"recorded", p.off_cpu_recorded}, {"rule", viz::off_cpu_lines(p).front()}, {"workers", host}};
+  }
   return j;
 }
 
@@ -85,6 +94,7 @@ void print_text(const viz::run_profile& p, std::ostream& o) {
     o << "this run      " << viz::fmt_ns(double(p.makespan_ns)) << " on " << n << " cores = " << std::setprecision(2)
       << double(p.makespan_ns) / double(c.bound_ns(n)) << "x the bound of " << viz::fmt_ns(double(c.bound_ns(n)))
       << " (" << (double(c.work_ns) / n >= double(c.span_ns) ? "cores limit it" : "the graph's span limits it") << ")\n";
+  for (const auto& line : viz::off_cpu_lines(p)) o << "off-CPU       " << line << '\n';
   if (c.reordered)
     o << "note          " << c.reordered << " handlings were stamped before their send (interpolated clock): no causal edge\n";
   if (!c.path_listed) o << "note          the critical path is not listed: more than --max-dag-nodes handlings\n";
@@ -112,9 +122,18 @@ start). Strongly connected components show where messages go round; groups are t
 actors declared equal (donation).
 The causality DAG (full-level traces): a node is one message's handling, weighted by its
 duration; it waits for the handling that sent it (up to the moment of the send) and for
-its actor's previous handling. work = all handlings; span = the longest chain;
+its actor's previous handling. In a real run's trace a handling's duration leaves out the
+time its worker was off a CPU: the gaps in its busy loops' clock reads (burn_ns), and over
+a stretch of 50 us or more between the recorder's clock reads, the wall time the thread's
+CPU clock did not count (preempted, or blocked on a lock whose holder was). "off-CPU" says
+so, with each worker's run delay (the time the kernel kept it waiting for a CPU) and what
+its handlings left out: more than the run delay is time blocked, less is time the host took
+between handlings. A virtual CPU that the hypervisor deschedules is not seen by the guest
+outside a busy loop. work = all handlings; span = the longest chain;
 parallelism = work / span; on N cores no schedule ends before max(work/N, span). The run's
 makespan over that bound says how much the policy and the runtime's own costs added.
+Times are since the run began (its first event), as in trace step, trace info, diff, report
+and export perfetto.
 Memory: one entry per actor and per message in flight; the explicit DAG (Boost.Graph, to
 list the path) only up to --max-dag-nodes handlings.
 Examples:

@@ -82,15 +82,19 @@ double burn_ticks_per_ns() {
 
 namespace {
 /// The burn loop: spins until `left` ticks of this thread's running time have passed (gaps
-/// over `preempted` ticks between two reads are not its running time).
-[[gnu::noinline]] void spin_ticks(std::uint64_t left, std::uint64_t preempted) {
-  std::uint64_t last = burn_clock();
+/// over `preempted` ticks between two reads are not its running time). Returns the ticks of
+/// those gaps.
+[[gnu::noinline]] std::uint64_t spin_ticks(std::uint64_t left, std::uint64_t preempted) {
+  std::uint64_t last = burn_clock(), lost = 0;
   for (;;) {
     std::uint64_t now = burn_clock();
     std::uint64_t step = now - last;
     last = now;
-    if (step > preempted) continue;  // not our CPU time
-    if (step >= left) return;
+    if (step > preempted) {  // not our CPU time
+      lost += step;
+      continue;
+    }
+    if (step >= left) return lost;
     left -= step;
   }
 }
@@ -144,13 +148,25 @@ void thread_platform::burn_ns(std::uint64_t ns) {
   static const double per_ns = burn_ticks_per_ns();
   static const std::uint64_t overhead = burn_overhead_ticks(), preempted = std::uint64_t(1000 * per_ns);
   const std::uint64_t want = std::uint64_t(double(ns) * per_ns);
-  spin_ticks(want > overhead ? want - overhead : 0, preempted);
+  const std::uint64_t lost = spin_ticks(want > overhead ? want - overhead : 0, preempted);
+  // a traced run's lane learns what the loop ran and lost (traces/event_lane.hpp, "Time off a
+  // CPU"), so that a handling's work is what it spent on a CPU
+  if (trace_sink lane = sink_of(unsigned(current_index))) {
+    lane->add_burned(ns);
+    if (lost != 0) [[unlikely]]
+      lane->add_off_cpu(std::uint64_t(double(lost) / per_ns));
+  }
 }
 
 void thread_platform::start_worker(int index, std::function<void()> fn) {
-  threads_.emplace_back([index, f = std::move(fn)] {
+  threads_.emplace_back([this, index, f = std::move(fn)] {
     current_index = index;
+    // traced: the lane watches how long the host keeps this worker from a CPU
+    // (traces/event_lane.hpp, "Time off a CPU")
+    trace_sink lane = sink_of(unsigned(index));
+    if (lane) lane->thread_started();
     f();
+    if (lane) lane->thread_done();
   });
 }
 

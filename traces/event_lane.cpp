@@ -1,14 +1,49 @@
 // The event lane's cold paths: allocation, the adaptive stamping interval, and closing a chunk for the next.
 #include "event_lane.hpp"
 
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
+#include <ctime>
 #include <new>
 #include <thread>
 
 namespace twinsched::traces {
+namespace {
+
+/// The run delay in a schedstat file ("on-cpu-ns run-delay-ns timeslices"), or -1.
+std::int64_t read_run_delay(int fd) {
+  char b[96];
+  const ssize_t n = ::pread(fd, b, sizeof b - 1, 0);
+  if (n <= 0) return -1;
+  b[n] = '\0';
+  char* end = nullptr;
+  std::strtoull(b, &end, 10);  // time on a CPU
+  if (end == b) return -1;
+  const char* second = end;
+  const unsigned long long delay = std::strtoull(second, &end, 10);
+  return end == second ? -1 : std::int64_t(delay);
+}
+
+std::uint32_t saturated(std::uint64_t v) { return std::uint32_t(std::min<std::uint64_t>(v, ~std::uint32_t(0))); }
+
+/// The calling thread's CPU time (a system call: ~2 us on this VM), or -1.
+std::int64_t thread_cpu_ns() {
+  timespec ts;
+  if (::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) != 0) return -1;
+  return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
+}
+
+/// The steady clock, in ns (the vDSO: tens of ns).
+std::int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+}  // namespace
 
 void event_lane::unmap::operator()(std::uint8_t* p) const { ::munmap(p, bytes); }
 
@@ -39,8 +74,55 @@ void event_lane::prefault(std::size_t bytes) {
   for (std::size_t off = 0; off < bytes; off += 4096) c[off] = 0;
 }
 
+void event_lane::thread_started() {
+  cpu_read_ = thread_cpu_ns();
+  wall_read_ = steady_ns();
+  burn_since_read_ = 0;
+  delay_fd_ = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (delay_fd_ < 0) return;
+  delay_start_ = read_run_delay(delay_fd_);
+  if (delay_start_ < 0) thread_done();
+}
+
+void event_lane::thread_done() {
+  cpu_read_ = -1;  // no more reads at gaps: the thread is gone
+  if (delay_fd_ < 0) return;
+  const std::int64_t now = read_run_delay(delay_fd_);
+  if (now >= delay_start_ && delay_start_ >= 0) run_delay_ns_ = std::max<std::int64_t>(run_delay_ns_, 0) + now - delay_start_;
+  ::close(delay_fd_);
+  delay_fd_ = -1;
+}
+
+std::uint64_t event_lane::note_off_cpu(const std::uint8_t* at) {
+  // off a CPU since the last read: wall time the thread's CPU clock did not count
+  // (preempted, or blocked: on a lock whose holder was preempted, say)
+  const std::int64_t cpu = thread_cpu_ns(), wall = steady_ns();
+  // the stamp again, after the system call; the event's time follows its head, which a held
+  // run_end (never stamped: lane_codec.hpp) may precede in the record
+  const std::uint64_t t = gap_clock_->now() + gap_clock_->base();
+  std::uint32_t head;
+  std::memcpy(&head, at, sizeof head);
+  if (!(head & lane_codec::stamped)) at += sizeof head;
+  std::memcpy(const_cast<std::uint8_t*>(at) + sizeof head, &t, sizeof t);
+  if (cpu < 0) return t;
+  const std::int64_t off = (wall - wall_read_) - (cpu - cpu_read_);
+  cpu_read_ = cpu;
+  wall_read_ = wall;
+  // the busy loops' gaps since the last read are in it too, and said already
+  if (off > 0 && std::uint64_t(off) > burn_since_read_)
+    pos_ = lane_codec::write_note(pos_, note_kind::off_cpu, saturated(std::uint64_t(off) - burn_since_read_));
+  burn_since_read_ = 0;
+  return t;
+}
+
 void event_lane::stamped(std::uint64_t t, event_kind k, const std::uint8_t* at) {
   ++stamps_;
+  if (t - last_ticks_ > gap_ticks_ && cpu_read_ >= 0) [[unlikely]]
+    t = note_off_cpu(at);  // a long stretch, watched (full level): what was the CPU doing?
+  if (burned_ != 0 && gap_clock_) {  // watched: what the busy loops ran in the stretch
+    pos_ = lane_codec::write_note(pos_, note_kind::burned, burned_);
+    burned_ = 0;
+  }
   const bool closing = at >= closing_;  // the chunk's last event
   // Adapt on stamps due by position (a chunk's last counts as one), and on those the writer
   // asked for when the lane slowed down (the request's purpose: only lowers k); not on forced

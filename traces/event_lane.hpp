@@ -47,6 +47,33 @@
 //   request may be overwritten by the producer's own next `check_`, but only by one it stores
 //   right after stamping an event, which the request asked for anyway.
 //
+// Time off a CPU (a real run's worker, full level)
+//   A handling's time in the trace is wall time; the analysis wants its CPU time, without what
+//   the host took (preemption by other processes). Reading the thread's CPU clock costs a
+//   system call (~2 us on this VM: as much as a stamp interval), far too much per event, so
+//   two cheaper sources, each where it is exact:
+//   - busy loops (thread_platform::burn_ns, the simulator's unit of work) already skip the
+//     gaps in their TSC reads (preempted): add_off_cpu passes them to the lane, and the
+//     handling's message_end carries their sum as its `other` (a load and a store per
+//     message_end; no call on the hot path, which would spill the event's fields);
+//   - anywhere else, a stretch between two stamps longer than the gap watched (watch_gaps:
+//     50 us, 25 stamp intervals) reads the thread's CPU clock and notes in the lane the wall
+//     time it did not count since the last read, less the busy loops' gaps said already: an
+//     off-CPU note (lane_codec.hpp) after the stamped event that ends the stretch. That is
+//     preemption, and time blocked (on a lock whose holder was preempted: the kernel's run
+//     delay misses that). Preemptions last milliseconds, so each makes such a stretch; the
+//     cost is one read per stretch (each long idle spell, long job or preemption), never per
+//     event, and nothing at decisions level.
+//   Neither sees a virtual CPU that the hypervisor deschedules outside a busy loop: the guest's
+//   clocks go on as if it ran. The kernel's run delay over each worker's life (schedstat,
+//   read at its start and end) says what other threads of this machine took from it.
+//   A watched lane also notes, with each stamp, how long its busy loops ran in the stretch
+//   (add_burned): the writer (recorder.cpp) then gives the handlings that much, and puts the
+//   rest of a slow stretch (the runtime's own: a slab of envelopes, a thread's first steps)
+//   between handlings, not into them. It puts the busy loops' gaps just before their
+//   message_end, an off-CPU note's time at its stretch's end, and charges a note to the
+//   handling under way there, if any, adding it to that handling's message_end `other`.
+//
 // Protocol (producer P, writer W; `produced` and `consumed` count chunks)
 //   P1. encode events into chunk produced % chunks; at its last, write its head
 //   P2. produced.store(produced + 1, release)                     -- pairs with W1's acquire
@@ -58,12 +85,14 @@
 //   chunk (partial(): its head is not written; the lane's position says where it ends)
 //   directly: the join orders its writes before that read.
 #pragma once
+#include <algorithm>
 #include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 
 #include "lane_codec.hpp"
+#include "tick_clock.hpp"
 #include "models/trace_event.hpp"
 
 namespace twinsched::traces {
@@ -107,8 +136,14 @@ class alignas(64) event_lane {
   /// Hot path, real backend: `read()` returns ticks since the clock's base; called only
   /// for events that get stamped.
   template <class Read>
-  [[gnu::always_inline]] void push_sampled(const trace_event& ev, Read&& read) {
+  [[gnu::always_inline]] void push_sampled(trace_event ev, Read&& read) {
     if (ev.kind == event_kind::run_end && codec_.hold_end(ev)) return;  // lane_codec.hpp, "A turn's end"
+    // what the handling's busy loops lost (add_off_cpu); a load and a store at full level,
+    // folded away for the other kinds (no call here: it would spill the event's fields)
+    if (ev.kind == event_kind::message_end) {
+      ev.other += off_cpu_;  // the worker passes 0
+      off_cpu_ = 0;
+    }
     // relaxed: only this thread and request_stamp store check_, ordering nothing
     if (((always_stamped >> unsigned(ev.kind)) & 1u) == 0 && pos_ < check_.load(std::memory_order_relaxed)) [[likely]] {
       prefetch_ahead(pos_);
@@ -120,6 +155,34 @@ class alignas(64) event_lane {
 
   /// Hot path, simulated backend: `ev.time_ns` is exact (every event stamped).
   void push_exact(const trace_event& ev) { push_stamped(ev, ev.time_ns); }
+
+  // ---- time off a CPU (a real run's worker; see "Time off a CPU" above) ----
+
+  /// Producer only: the thread was off a CPU for `ns` inside the handling under way (a gap in
+  /// a busy loop: thread_platform::burn_ns). The lane's next message_end carries it as its
+  /// `other` and is stamped.
+  void add_off_cpu(std::uint64_t ns) {
+    off_cpu_ = std::uint32_t(std::min<std::uint64_t>(std::uint64_t(off_cpu_) + ns, ~std::uint32_t(0)));
+    burn_since_read_ += ns;
+  }
+  /// Producer only: a busy loop ran for `ns` on a CPU (thread_platform::burn_ns: a handler's
+  /// declared work). A watched lane notes it with its next stamp, for the writer to tell a
+  /// stretch's handlers' work from the runtime's own slow moments.
+  void add_burned(std::uint64_t ns) {
+    burned_ = std::uint32_t(std::min<std::uint64_t>(std::uint64_t(burned_) + ns, ~std::uint32_t(0)));
+  }
+  /// Called by the thread that produces into this lane from now on, a real run's worker, and
+  /// thread_done when it ends: its CPU clock is read now and at watched gaps, and its kernel
+  /// run delay (time runnable but not running) now and in thread_done (run_delay).
+  void thread_started();
+  void thread_done();
+  /// Full level: at a stamp more than `ticks` after the previous one, read the thread's CPU
+  /// clock and note in the lane the wall time it did not count since the last read (less
+  /// the busy loops' gaps, said already); `clock` gives the stamp's time again after that.
+  void watch_gaps(std::uint64_t ticks, const tick_clock* clock) {
+    gap_ticks_ = ticks;
+    gap_clock_ = clock;
+  }
 
   /// After the producer stopped, before partial(): writes what the codec still holds (a
   /// turn's end it writes with the next event: lane_codec.hpp).
@@ -161,6 +224,9 @@ class alignas(64) event_lane {
   std::uint64_t held_bytes() const { return bytes_before(pos_); }
   std::uint64_t stalls() const { return stalls_; }
   std::uint64_t stamps() const { return stamps_; }
+  /// The run delay of the threads that produced into the lane, over their lives (between
+  /// thread_started and thread_done); -1 if none said (not a real run's worker, no schedstat).
+  std::int64_t run_delay() const { return run_delay_ns_; }
 
  private:
   /// An event stamped with time `t`: the chunk's last, one due by position, one of the
@@ -173,6 +239,12 @@ class alignas(64) event_lane {
     pos_ = codec_.encode(pos_, ev, true, t);
     stamped(t, ev.kind, at);
   }
+  /// After a watched gap ending with the stamped event at `at`: reads the thread's CPU clock,
+  /// writes an off-CPU note after the event of the wall time it did not count since the last
+  /// read (less the busy loops' gaps, said already), then stamps the event again: the system
+  /// call that reads the CPU clock is where a due preemption takes the CPU, and what it took
+  /// must lie before the stamp of the stretch whose note says it. Returns the new stamp.
+  std::uint64_t note_off_cpu(const std::uint8_t* at);
   /// After a stamped event that started at `at`: adapts k, then the next check or chunk.
   void stamped(std::uint64_t t, event_kind k, const std::uint8_t* at);
   /// Ring bytes taken before position `at` of the current chunk (whole chunks, then this one's).
@@ -199,6 +271,7 @@ class alignas(64) event_lane {
 
   // hot: the producer's; check_ also the writer's (request_stamp)
   std::uint8_t* pos_ = nullptr;
+  std::uint32_t off_cpu_ = 0;  // add_off_cpu's ns not yet carried by a message_end (read by each one)
   std::atomic<std::uint8_t*> check_{nullptr};  // from here on, an event is stamped (the first is)
   lane_codec codec_;
   // producer-only, once per stamp or chunk
@@ -211,6 +284,16 @@ class alignas(64) event_lane {
   bool stamped_once_ = false, after_idle_ = false;
   std::uint64_t interval_ticks_ = 1;
   std::uint64_t stalls_ = 0, stamps_ = 0;
+  // time off a CPU: producer only (run_delay_ns_ read after the producer stopped)
+  std::uint64_t gap_ticks_ = ~std::uint64_t(0);   // watch_gaps; never: not watched
+  const tick_clock* gap_clock_ = nullptr;
+  std::uint32_t burned_ = 0;                      // add_burned's ns since the last stamp
+  std::uint64_t burn_since_read_ = 0;             // add_off_cpu's ns since the last read
+  std::int64_t cpu_read_ = -1, wall_read_ = 0;    // the thread's CPU clock and the steady clock at
+                                                  // the last read; -1: no thread_started thread
+  int delay_fd_ = -1;                             // the producer's schedstat, while thread_started
+  std::int64_t delay_start_ = 0;                  // its run delay at thread_started
+  std::int64_t run_delay_ns_ = -1;                // over the threads' lives; -1: none said
   struct unmap {
     std::size_t bytes;
     void operator()(std::uint8_t* p) const;

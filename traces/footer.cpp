@@ -103,6 +103,12 @@ void encode_footer(const trace_footer& f, byte_sink& out) {
     if (f.has_digests) out.u64(a.digest);
   }
   out.str(f.clock_note);
+  // appended (format.hpp, versioning): per lane, in the order above, what the host took
+  out.varint(f.lanes.size());
+  for (const auto& l : f.lanes) {
+    out.varint(l.run_delay_ns < 0 ? 0 : std::uint64_t(l.run_delay_ns) + 1);  // 0: unknown
+    out.varint(l.off_cpu_ns);
+  }
 }
 
 trace_footer decode_footer(byte_source& in, std::uint16_t version) {
@@ -161,6 +167,16 @@ trace_footer decode_footer(byte_source& in, std::uint16_t version) {
     f.actors.push_back(a);
   }
   f.clock_note = in.str();
+  if (!in.done()) {  // written since the recorder accounts for time off a CPU
+    const std::size_t at = in.pos();
+    if (in.varint() != f.lanes.size()) in.fail(at, "footer: the off-CPU section does not list every lane");
+    for (auto& l : f.lanes) {
+      const std::uint64_t delay = in.varint();
+      l.run_delay_ns = delay == 0 ? -1 : std::int64_t(delay - 1);
+      l.off_cpu_ns = in.varint();
+    }
+    f.off_cpu_recorded = true;
+  }
   return f;
 }
 

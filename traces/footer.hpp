@@ -21,6 +21,9 @@ struct lane_summary {
   std::uint64_t event_hash = 0;   ///< sum of event_hash_term over the lane's events (checksum.hpp)
   std::uint64_t first_ns = 0, last_ns = 0;
   std::array<std::uint64_t, 16> by_kind{};
+  // A real run's worker lane: what the host took from it (see trace_footer::off_cpu_recorded).
+  std::int64_t run_delay_ns = -1;  ///< the kernel's run delay over the worker's life (schedstat); -1: unknown
+  std::uint64_t off_cpu_ns = 0;    ///< what its handlings' ends say they were off a CPU (format.hpp)
 };
 
 struct trace_footer {
@@ -43,6 +46,10 @@ struct trace_footer {
   /// header's version. Digests of different hashes are not comparable (comparable_digests).
   std::uint16_t digest_format = digest_hash_version;
   std::string clock_note;           ///< how time was measured (calibration, clock reads)
+  /// The recorder accounted for time off a CPU (the lanes' run_delay_ns and off_cpu_ns, and
+  /// message_end's `other`: format.hpp). False in traces recorded before it did, whose real
+  /// handlings count any preemption as work.
+  bool off_cpu_recorded = false;
 
   std::uint64_t events() const;
   std::uint64_t count(unsigned kind) const;

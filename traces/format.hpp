@@ -71,6 +71,11 @@
 //                   actor's receive order, so replay orders one actor's turns across workers
 //   message_begin/end   actor, message id: with the turn's run_begin, the exact messages
 //                   each turn consumed, in order                               (full)
+//                   message_end's other (a real run): ns of the handling its worker was
+//                   off a CPU: its busy loops' gaps (burn_ns) and what the thread's CPU clock
+//                   did not count over a long stretch (event_lane.hpp, "Time off a CPU"); the
+//                   recorder puts that time inside the handling, and the analysis
+//                   (viz/causality.hpp) leaves it out of the work
 //   steal           worker = thief, actor = what was taken, other = victim worker
 //   donate          worker = donor's worker, actor = donating actor, message (0 at decisions
 //                   level), other = receiving actor
@@ -110,6 +115,12 @@
 // whether it holds them (bit 3), and a footer without them stores no digest bytes; before
 // version 4 every footer with actors held them. Version 4 also numbers messages at full level
 // only: a decisions trace's schedule and donate events carry message 0 (older ones, ids).
+// Within version 4, the footer gained a trailing section (a real run's time off a CPU per lane:
+// the kernel's run delay, and what the lane's handlings left out) and message_end its `other`
+// (above): older readers skip the one and never read the other, so they read these traces as
+// before (counting a preempted handling's time as work), and a trace without the section says
+// it was recorded before either existed (footer.hpp off_cpu_recorded). No version bump: no
+// reader misreads a byte.
 #pragma once
 #include <array>
 #include <cstdint>

@@ -1,6 +1,7 @@
 // The lane codec's decoding side, run by the recorder's writer on each chunk it drains.
 #include "lane_codec.hpp"
 
+#include <cstring>
 #include <string>
 
 namespace twinsched::traces {
@@ -73,13 +74,29 @@ void lane_codec::decode(byte_source& in, raw_event& out) {
   if (kind == event_kind::send) send_actor_ = out.actor, send_message_ = out.message;
 }
 
-void decode_lane_chunk(const std::uint8_t* p, std::size_t bytes, std::vector<raw_event>& out) {
+void decode_lane_chunk(const std::uint8_t* p, std::size_t bytes, std::vector<raw_event>& out,
+                       std::vector<lane_note>* notes) {
   byte_source in(p, bytes, 0, "(memory)", "lane chunk");
   lane_codec codec;
+  if (notes) notes->clear();
   // every event takes at least its 4-byte head, and a record of two (run_end + run_begin) 12
   out.resize(bytes / 4);
-  std::size_t n = 0;
-  while (!in.done() || codec.mid_record()) codec.decode(in, out[n++]);  // a malformed head throws
+  std::size_t n = 0, stamped = bytes;  // the last stamped event (bytes: none yet)
+  while (!in.done() || codec.mid_record()) {
+    std::uint32_t head = 0;
+    if (!codec.mid_record() && in.left() >= sizeof head) std::memcpy(&head, p + in.pos(), sizeof head);
+    if (lane_codec::is_note(head)) {  // a note: it goes with the stamped event before it
+      const std::size_t at = in.pos();
+      in.u32();
+      const std::uint32_t ns = in.u32();
+      if (stamped == bytes) in.fail(at, "lane chunk: a note before any stamped event");
+      if (notes) notes->push_back({stamped, ns, note_kind(head >> 8)});
+      continue;
+    }
+    codec.decode(in, out[n]);  // a malformed head throws
+    if (out[n].word & raw_stamped) stamped = n;
+    ++n;
+  }
   out.resize(n);
 }
 

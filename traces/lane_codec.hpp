@@ -37,7 +37,15 @@
 //   run_begin message_begin send schedule message_end run_end takes 12 + 8 + 8 + 4 + 4 + 4
 //   bytes at full level, 8 + 4 + 4 at decisions, plus 8 per stamp (one per ~2 us).
 //   Every event takes at most 4 + 8 + 16 = 28 bytes (max_lane_event_bytes), plus 4 for a
-//   held run_end written before it (max_lane_record_bytes).
+//   held run_end written before it and 8 for each of two notes after it (max_lane_record_bytes).
+//
+// Notes (not events: what the writer needs to place a real run's times, event_lane.hpp "Time
+// off a CPU")
+//   head u32 = kind << 8 (worker_start's kind in a short form, which no event has), u32 ns,
+//   about the stretch that the stamped event before the note ends, written right after that
+//   event's record; the decoder reports it with that event (decode_lane_chunk's `notes`).
+//   kind 1, off_cpu: the worker was off a CPU for ns in the stretch (beyond its busy loops'
+//   gaps, which message_end's `other` says); kind 2, burned: its busy loops ran for ns in it.
 //
 // A turn's end
 //   A sampled lane holds a run_end that has a short form instead of appending it (hold_end):
@@ -81,8 +89,21 @@ inline event_kind raw_kind(const raw_event& e) { return event_kind((e.word >> ra
 
 /// The room one event needs: a head, a time and the long form's fields.
 inline constexpr std::size_t max_lane_event_bytes = 28;
-/// The room one record needs: an event and a held run_end written before it.
-inline constexpr std::size_t max_lane_record_bytes = max_lane_event_bytes + 4;
+/// A note: its head and the ns.
+inline constexpr std::size_t lane_note_bytes = 8;
+/// The room one record needs: an event, a held run_end before it and two notes after it.
+inline constexpr std::size_t max_lane_record_bytes = max_lane_event_bytes + 4 + 2 * lane_note_bytes;
+
+/// What a note says (see "Notes").
+enum class note_kind : std::uint8_t { off_cpu = 1, burned = 2 };
+
+/// A note, as decode_lane_chunk reports it: about the stretch that stamped event `index` of
+/// the chunk ends.
+struct lane_note {
+  std::size_t index;
+  std::uint32_t ns;
+  note_kind kind;
+};
 
 class lane_codec {
  public:
@@ -157,6 +178,15 @@ class lane_codec {
     return finish(p, head | long_form, q, ev.actor, ev.other, seq, sender);
   }
 
+  /// Writes a note at `p` (see "Notes"); returns the byte after it.
+  static std::uint8_t* write_note(std::uint8_t* p, note_kind k, std::uint32_t ns) {
+    return put(put(p, std::uint32_t(k) << 8), ns);
+  }
+  /// Whether a head is a note's.
+  static bool is_note(std::uint32_t head) {
+    return head == std::uint32_t(note_kind::off_cpu) << 8 || head == std::uint32_t(note_kind::burned) << 8;
+  }
+
   /// A run_end the lane need not write now (see "A turn's end"): true if it is held, in which
   /// case the lane's next event, or write_held, writes it.
   [[gnu::always_inline]] bool hold_end(const trace_event& ev) {
@@ -170,7 +200,8 @@ class lane_codec {
     return end ? write_end(p, end) : p;
   }
 
-  /// Reads the event at `in`'s position into `out` (throws trace_error on malformed bytes).
+  /// Reads the event at `in`'s position into `out` (throws trace_error on malformed bytes; a
+  /// note is not an event: decode_lane_chunk reads those).
   void decode(byte_source& in, raw_event& out);
   /// True between the two events of a run_end + run_begin record.
   bool mid_record() const { return begin_next_; }
@@ -220,8 +251,10 @@ class lane_codec {
 };
 
 /// The writer's side: the events encoded in `bytes` bytes at `p` (one chunk, as encoded
-/// from a reset lane_codec), into `out` (resized to their number). Throws trace_error if the
-/// bytes end inside an event or hold a head of no known form.
-void decode_lane_chunk(const std::uint8_t* p, std::size_t bytes, std::vector<raw_event>& out);
+/// from a reset lane_codec), into `out` (resized to their number), and the notes into
+/// `notes` (if given; cleared first), each with the index of the stamped event it goes with.
+/// Throws trace_error if the bytes end inside an event or hold a head of no known form.
+void decode_lane_chunk(const std::uint8_t* p, std::size_t bytes, std::vector<raw_event>& out,
+                       std::vector<lane_note>* notes = nullptr);
 
 }  // namespace twinsched::traces

@@ -29,23 +29,55 @@ constexpr std::uint64_t gap_factor = 8;
 /// decisions level it is often the job's run_begin, since a turn's run_end is held and the
 /// stamp after the gap goes to the next turn's run_begin. With no such event the interval
 /// is interpolated by position. Updates `pace` from intervals without a gap.
+/// `burned` (ticks; 0: not known) is what the handlers' busy loops ran in the interval
+/// (event_lane::add_burned): then, gap or not, the jobs after the message_begins are that
+/// long, the events `rpace` apart (the runtime's ticks per event, 32.32, of the lane's
+/// intervals so far: 0 while unknown), and the rest is the runtime's own slow moments (a
+/// first touch of memory, a slab of envelopes, a thread's first steps), which go at the
+/// interval's first moment outside a handling (`open`: one is under way at t0), where it has
+/// one. Updates `rpace` from such intervals, leaving out those far slower than it.
 void place_between(const raw_event* p, std::size_t from, std::size_t to, std::uint64_t t0, std::uint64_t t1,
-                   std::uint64_t& pace_ref, std::uint64_t* out) {
+                   std::uint64_t burned, bool open, std::uint64_t& pace_ref, std::uint64_t& rpace_ref,
+                   std::uint64_t* out) {
   u128 pace = pace_ref;
   const std::size_t steps = to - from + 1;  // gaps between t0, the events, and t1
   const u128 span = u128(t1 - t0) << 32;
-  const bool gap = pace != 0 && span > pace * (gap_factor * steps);
   const std::size_t first = from > 0 ? from - 1 : from;  // t0's event, where the chunk has it
   std::size_t message_begins = 0, run_begins = 0;
-  if (gap)
-    for (std::size_t j = first; j < to; ++j) {
-      message_begins += raw_kind(p[j]) == event_kind::message_begin;
-      run_begins += raw_kind(p[j]) == event_kind::run_begin;
+  for (std::size_t j = first; j < to; ++j) {
+    message_begins += raw_kind(p[j]) == event_kind::message_begin;
+    run_begins += raw_kind(p[j]) == event_kind::run_begin;
+  }
+  const u128 work = u128(burned) << 32;
+  if (message_begins && burned && work < span) {
+    // the runtime's time per event here, and the lane's so far
+    const u128 here = (span - work) / steps;
+    const u128 rp = rpace_ref ? std::min<u128>(rpace_ref, here) : 0;  // unknown: the events close together
+    if (rpace_ref ? here <= 4 * u128(rpace_ref) : steps >= 16)  // a first estimate from many events
+      rpace_ref = std::uint64_t(std::min<u128>(rpace_ref ? (rp + here) / 2 : here, ~0ull));
+    std::size_t rest_at = to + 1;  // the rest goes just before event rest_at (to: before t1)
+    for (std::size_t j = from; j <= to && rest_at > to; ++j) {
+      if (!open) rest_at = j;
+      if (j < to && raw_kind(p[j]) == event_kind::message_begin) open = true;
+      if (j < to && raw_kind(p[j]) == event_kind::message_end) open = false;
     }
+    u128 rest = span - work - rp * steps, jobs = work;
+    if (rest_at > to) jobs += rest, rest = 0;  // no moment outside a handling: the jobs hold it
+    const u128 job = jobs / message_begins;
+    u128 at = rp;
+    if (first < from && raw_kind(p[first]) == event_kind::message_begin) at += job;
+    for (std::size_t j = from; j < to; ++j, at += rp) {
+      if (j == rest_at) at += rest;
+      out[j] = t0 + std::uint64_t(at >> 32);
+      if (raw_kind(p[j]) == event_kind::message_begin) at += job;
+    }
+    return;
+  }
+  const bool gap = pace != 0 && span > pace * (gap_factor * steps);
   // where the user's code starts: message_begin, or run_begin where there is none (decisions)
   const event_kind opens = message_begins ? event_kind::message_begin : event_kind::run_begin;
   const std::size_t begins = message_begins ? message_begins : run_begins;
-  if (begins == 0) {
+  if (!gap || begins == 0) {
     const u128 step = span / steps;
     if (!gap) pace_ref = std::uint64_t(std::min<u128>(step, ~0ull));
     u128 at = step;
@@ -90,6 +122,14 @@ recorder::recorder(const std::string& path, trace_header h, tick_clock* clock, r
   const std::uint64_t interval = clock ? std::uint64_t(double(o.stamp_interval_ns) / clock->ns_per_tick()) : 1;
   for (std::size_t i = 0; i < lanes; ++i)
     lanes_[i].init(chunk_bytes, i + 1 < lanes ? chunks : std::min<std::uint32_t>(chunks, 64), interval);
+  // Full level (what the analysis of handlings needs): a worker's stretch between two clock
+  // reads longer than 25 stamp intervals (50 us by default) reads its run delay
+  // (event_lane.hpp, "Time off a CPU"); decisions level never reads it there.
+  if (clock && level_ == trace_level::full)
+    for (unsigned i = 0; i < workers_; ++i)
+      lanes_[i].watch_gaps(
+          std::uint64_t(double(std::max<std::uint64_t>(50000, 25 * o.stamp_interval_ns)) / clock->ns_per_tick()),
+          clock);
   if (deferred_ && o.expected_events) {
     // Spread over the worker lanes with a margin (they rarely share evenly), not the outside lane.
     const std::uint64_t per_lane = o.expected_events / std::max<unsigned>(workers_, 1) * 5 / 4 * prefault_event_bytes;
@@ -155,37 +195,88 @@ bool recorder::drain_ready(bool backlogged_only) {
 
 void recorder::take(unsigned lane, const lane_chunk& c) {
   if (discard_) return;  // not even decoded (recorder_options::discard)
-  decode_lane_chunk(c.data, c.bytes, decoded_);
+  decode_lane_chunk(c.data, c.bytes, decoded_, &notes_);
   convert_and_write(lane);
 }
 
 void recorder::convert_and_write(unsigned lane) {
-  const raw_event* p = decoded_.data();
+  raw_event* p = decoded_.data();
   const std::size_t n = decoded_.size();
   lane_clock& lc = clocks_[lane];
   ticks_.resize(n);
+  shift_.resize(n);
   const std::uint16_t lane_id = lane < workers_ ? std::uint16_t(lane) : outside_lane;
   // 1. times in ticks: stamps as read, the events between two stamps placed by
   //    place_between (above); and, in the same pass, each turn's messages to its actor
   //    (count_turn: the footer's per-actor counts)
   std::uint64_t prev = lc.last_ticks;
   std::size_t pending = 0;  // first index not yet given a time
+  std::size_t note = 0;     // notes_[note] is the next note
+  noted_.assign(notes_.size(), 0);
+  bool open = lc.handling, open_at_t0 = open;  // a handling under way (after each event; at the stretch's start)
   // lanes hold raw clock ticks (tick_clock.hpp): since the base, modulo the 56-bit field
   const std::uint64_t base = clock_ ? clock_->base() : 0;
+  const double per_tick = clock_ ? clock_->ns_per_tick() : 1;
+  auto ticks_of = [per_tick](std::uint64_t ns) { return std::uint64_t(double(ns) / per_tick); };
   for (std::size_t i = 0; i < n; ++i) {
     const std::uint64_t w = p[i].word;
-    if (raw_kind(p[i]) == event_kind::run_end) count_turn(p[i].actor, p[i].other);
+    const event_kind k = raw_kind(p[i]);
+    if (k == event_kind::run_end) count_turn(p[i].actor, p[i].other);
+    if (k == event_kind::message_begin) open = true;
+    if (k == event_kind::message_end) open = false;
     if (!(w & raw_stamped)) continue;
     std::uint64_t t = (w - base) & raw_time_mask;
     if (t > (raw_time_mask >> 1)) t = 0;  // read on a core whose clock lagged the base: negative
     t = std::max(t, prev);
-    place_between(p, pending, i, prev, t, lc.pace, ticks_.data());
+    // Time off a CPU in the stretch this stamp ends (event_lane.hpp, "Time off a CPU"): what a
+    // handling's busy loops lost, just before its end (that message_end's `other`), and what
+    // an off-CPU note says, at the stretch's end, just before this event. The events are
+    // placed as if that time were not there, then each moves by what lies before it: so a
+    // send keeps its offset from its handling's begin (viz/causality.cpp), and the handling
+    // under way holds the time in its duration, which the analysis leaves out of its work
+    // (a note is charged to it below).
+    std::uint64_t room = t - prev, burned = 0;
+    if (clock_) {
+      for (std::size_t j = pending; j <= i; ++j) {
+        shift_[j] = 0;
+        if (raw_kind(p[j]) == event_kind::message_end && p[j].other != 0)
+          room -= shift_[j] = std::min(room, ticks_of(p[j].other));
+      }
+      for (; note < notes_.size() && notes_[note].index == i; ++note) {
+        if (notes_[note].kind == note_kind::burned) {
+          burned += ticks_of(notes_[note].ns);
+          continue;
+        }
+        const std::uint64_t more = std::min(room, ticks_of(notes_[note].ns));
+        noted_[note] = std::min<std::uint64_t>(notes_[note].ns, std::uint64_t(double(more) * per_tick + 0.5));
+        room -= more;
+      }
+    }
+    place_between(p, pending, i, prev, prev + room, burned, open_at_t0, lc.pace, lc.rpace, ticks_.data());
+    if (room != t - prev)
+      for (std::uint64_t before = 0; pending < i; ++pending) ticks_[pending] += before += shift_[pending];
     ticks_[i] = t;
     prev = t;
     pending = i + 1;
+    open_at_t0 = open;
   }
   for (std::size_t j = pending; j < n; ++j) ticks_[j] = prev;  // only a final partial chunk ends unstamped
   lc.last_ticks = prev;
+  // an off-CPU note's time goes to the handling under way at its stamp, if any: that
+  // handling's message_end's `other` (maybe in a later chunk) says it with its busy loops' gaps
+  note = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    for (; note < notes_.size() && notes_[note].index == i; ++note)
+      if (lc.handling) lc.charged += noted_[note];
+    const event_kind k = raw_kind(p[i]);
+    if (k == event_kind::message_begin) lc.handling = true;
+    if (k != event_kind::message_end) continue;
+    const std::uint64_t off = std::min<std::uint64_t>(std::uint64_t(p[i].other) + lc.charged, ~std::uint32_t(0));
+    p[i].other = std::uint32_t(off);
+    lc.off_cpu_ns += off;
+    lc.charged = 0;
+    lc.handling = false;
+  }
   // 2. ticks -> ns in place (the rate refined first, as 32.32 fixed point), never below the
   //    lane's previous time
   std::uint64_t mult = std::uint64_t(1) << 32;
@@ -239,6 +330,8 @@ void recorder::finish(const run_result& r) {
     lane_summary& t = writer_.tally(id);
     t.clock_reads = lanes_[i].stamps();
     t.stalls = lanes_[i].stalls();
+    t.run_delay_ns = lanes_[i].run_delay();
+    t.off_cpu_ns = clocks_[i].off_cpu_ns;
     reads += t.clock_reads;
     stalls += t.stalls;
   }

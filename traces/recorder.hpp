@@ -131,6 +131,11 @@ class recorder {
   struct lane_clock {
     std::uint64_t last_ticks = 0, last_ns = 0;
     std::uint64_t pace = 0;  // ticks per event (32.32) of the last interval without a gap
+    std::uint64_t rpace = 0;  // the runtime's ticks per event (32.32) where the busy loops' time is known
+    // time off a CPU (event_lane.hpp): whether a handling is under way at the end of what was
+    // written, the noted ns charged to it so far, and what the lane's handlings carry in all
+    bool handling = false;
+    std::uint64_t charged = 0, off_cpu_ns = 0;
   };
   void writer_loop();
   bool drain_ready(bool backlogged_only = false);
@@ -153,6 +158,9 @@ class recorder {
   trace_writer writer_;
   tick_clock* clock_;
   std::vector<raw_event> decoded_;    // a chunk's events, decoded
+  std::vector<lane_note> notes_;      // its notes
+  std::vector<std::uint64_t> noted_;  // per note, the ns placed at its stamp
+  std::vector<std::uint64_t> shift_;  // per event, busy-loop time placed just before it (ticks)
   std::vector<std::uint64_t> ticks_;  // a chunk's times: ticks, then ns
   std::uint64_t events_ = 0;
   // Each actor's processed messages, by id: the sum of its turns' run_end counts, as the

@@ -144,7 +144,11 @@ void causality_builder::add(const trace_event& e) {
       auto it = s.lanes.find(e.worker);
       if (it == s.lanes.end() || !it->second.open) break;
       lane_state& l = it->second;
-      const std::uint64_t dur = e.time_ns >= l.begin_ns ? e.time_ns - l.begin_ns : 0;
+      const std::uint64_t wall = e.time_ns >= l.begin_ns ? e.time_ns - l.begin_ns : 0;
+      // a real handling's end says how long its worker was off a CPU in it (format.hpp)
+      const std::uint64_t off = std::min<std::uint64_t>(e.other, wall);
+      const std::uint64_t dur = wall - off;
+      s.r.off_cpu_ns += off;
       actor_state& a = s.actors[l.actor];
       a.end = l.start + dur;
       a.node = l.node;

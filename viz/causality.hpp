@@ -2,7 +2,10 @@
 //
 // Overview
 //   A node is one message's handling (message_begin .. message_end), weighted by its
-//   duration. Two kinds of edge say what a handling waited for:
+//   duration: in a real run's trace, the time from its begin to its end less what its end
+//   says the worker spent off a CPU in it (preempted in a busy loop: traces/format.hpp,
+//   message_end), so that the host's other load does not count as the graph's work.
+//   Two kinds of edge say what a handling waited for:
 //     - causality: the handling that sent message m -> m's handling. The edge's length is
 //       how far into the sender's handling the send happened (a message sent at the start of
 //       a long handling can be processed while its sender still runs);
@@ -47,6 +50,7 @@ struct causality_result {
   bool available = false;
   std::string why;  ///< when not available
   std::uint64_t handlings = 0, work_ns = 0, span_ns = 0;
+  std::uint64_t off_cpu_ns = 0;  ///< left out of the handlings: their workers were off a CPU (real traces)
   std::uint64_t from_start = 0;  ///< messages sent by the workload's start (DAG roots)
   std::uint64_t reordered = 0;   ///< handlings stamped before their send whose causal edge was lost (see .cpp)
   std::uint32_t busiest_actor = 0;

@@ -62,6 +62,7 @@ std::string critical_path(const run_profile& p) {
     o << row("traced makespan", fmt_ns(double(p.makespan_ns)) + ", " + num(double(p.makespan_ns) / double(std::max<std::uint64_t>(bound, 1)), 2) +
                                     "× the bound (the rest is the policy and the runtime's own cost)");
   o << "</table>";
+  for (const auto& line : off_cpu_lines(p)) o << "<p class=\"note\">Off a CPU: " << html_escape(line) << ".</p>";
   o << "<table><tr><th>cores</th><th>bound</th><th>speed-up bound</th></tr>";
   for (unsigned k = 1; k <= std::max(64u, 4 * n); k *= 2)
     o << "<tr><td>" << k << "</td><td>" << fmt_ns(double(c.bound_ns(k))) << "</td><td>"

@@ -224,10 +224,12 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
       }
       case event_kind::message_end:
         if (ls.msg.open) {
-          char args[96];
-          std::snprintf(args, sizeof args, "\"message\":\"%llu:%llu\"",
-                        static_cast<unsigned long long>(ls.msg.message >> sender_shift),
-                        static_cast<unsigned long long>(ls.msg.message & seq_mask));
+          char args[128];
+          int len = std::snprintf(args, sizeof args, "\"message\":\"%llu:%llu\"",
+                                  static_cast<unsigned long long>(ls.msg.message >> sender_shift),
+                                  static_cast<unsigned long long>(ls.msg.message & seq_mask));
+          if (e.other)  // a real run's time off a CPU inside it (format.hpp), not its work
+            std::snprintf(args + len, sizeof args - std::size_t(len), ",\"off_cpu_ns\":%u", e.other);
           slice(e.worker, "message", "message", ls.msg.since, e.time_ns, args);
         }
         ls.msg.open = false;

@@ -5,6 +5,7 @@
 #include <bit>
 #include <cmath>
 
+#include "svg_chart.hpp"
 #include "traces/format.hpp"
 #include "traces/merged_cursor.hpp"
 
@@ -34,6 +35,7 @@ struct lane_track {
   std::uint64_t since = 0;
   std::uint32_t actor = 0;
   std::uint64_t turn_begin = 0;
+  std::uint64_t turn_off = 0;  // the turn's time off a CPU, from its message_end events
 };
 
 /// A time-weighted level (runnable actors, parked workers, threads) accumulated into bins.
@@ -59,7 +61,10 @@ run_profile profile_trace(const traces::trace_reader& r, const profile_options& 
   p.events = r.events();
   p.cores = p.header.sim_cores ? p.header.sim_cores : p.header.workers;
   p.start_ns = traces::run_start_ns(f);
+  p.off_cpu_recorded = f.off_cpu_recorded;
   for (const auto& l : f.lanes)
+    if (l.lane != traces::outside_lane && (l.run_delay_ns >= 0 || l.off_cpu_ns))
+      p.host.push_back({l.lane, l.run_delay_ns, l.off_cpu_ns});
   for (const auto& l : f.lanes)
     if (l.events) p.end_ns = std::max(p.end_ns, traces::since_run_start(l.last_ns, p.start_ns));
   // Fewer columns when there are many workers: the timeline's size is workers x bins.
@@ -128,18 +133,23 @@ run_profile profile_trace(const traces::trace_reader& r, const profile_options& 
           move_to(e.worker, t, worker_state::running, now);
           t.actor = e.actor;
           t.turn_begin = now;
+          t.turn_off = 0;
           runnable.set(p.runnable, p.bin_ns, now, runnable.value - 1);
           break;
         case event_kind::run_end: {
           hot_actor& h = hot[t.actor];
           h.actor = t.actor;
           h.messages += e.other;
-          h.turn_ns += now - std::min(now, t.turn_begin);
+          const std::uint64_t wall = now - std::min(now, t.turn_begin);
+          h.turn_ns += wall - std::min(wall, t.turn_off);
           ++h.turns;
           p.throughput[bin] += float(e.other);
           move_to(e.worker, t, worker_state::other, now);
           break;
         }
+        case event_kind::message_end:
+          t.turn_off += e.other;  // time off a CPU in the handling (traces/format.hpp)
+          break;
         case event_kind::idle:
           move_to(e.worker, t, worker_state::idle, now);
           break;
@@ -216,6 +226,28 @@ run_profile profile_trace(const traces::trace_reader& r, const profile_options& 
   p.graph = summarize(p.comm, group_of, o.top);
   p.causality = dag.finish(full);
   return p;
+}
+
+std::vector<std::string> off_cpu_lines(const run_profile& p) {
+  if (p.header.backend != "threads") return {};  // simulated time is exact: nothing was taken
+  if (!p.off_cpu_recorded)
+    return {"recorded before twinsched accounted for time off a CPU: a handling's time includes any preemption "
+            "(record it again to leave that out)"};
+  std::vector<std::string> lines;
+  lines.push_back("a handling leaves out the time its worker was off a CPU: gaps over 1 us in its busy loops' clock "
+                  "reads (burn_ns), and, over a stretch of 50 us or more between two clock reads, what the thread's "
+                  "CPU clock did not count; " +
+                  fmt_ns(double(p.causality.off_cpu_ns)) + " left out in all");
+  std::string took = "the kernel's run delay (the host took the CPU): ";
+  for (std::size_t i = 0; i < p.host.size(); ++i) {
+    const host_time& h = p.host[i];
+    took += (i ? "; worker " : "worker ") + std::to_string(h.lane) + " " +
+            (h.run_delay_ns < 0 ? std::string("unknown") : fmt_ns(double(h.run_delay_ns))) + ", its handlings left out " +
+            fmt_ns(double(h.off_cpu_ns));
+  }
+  if (p.host.empty()) took += "not recorded";
+  lines.push_back(took);
+  return lines;
 }
 
 }  // namespace twinsched::viz

@@ -3,6 +3,7 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <string>
 #include <unordered_map>
 #include <vector>
 
@@ -44,6 +45,13 @@ struct hot_actor {
   std::uint64_t messages = 0, turn_ns = 0, turns = 0;
 };
 
+/// What the host took from one worker of a real run (traces::lane_summary).
+struct host_time {
+  std::uint16_t lane = 0;
+  std::int64_t run_delay_ns = -1;  ///< the kernel's run delay over the worker's life; -1: unknown
+  std::uint64_t off_cpu_ns = 0;    ///< what its handlings were off a CPU: left out of their work
+};
+
 struct run_profile {
   traces::trace_header header;
   std::uint64_t makespan_ns = 0, messages = 0, events = 0;
@@ -71,7 +79,14 @@ struct run_profile {
   comm_summary graph;
   causality_result causality;
   std::uint64_t totals[16] = {};  ///< events by kind
+  /// A real run's trace: whether it records time off a CPU (older ones do not), and per worker.
+  bool off_cpu_recorded = false;
+  std::vector<host_time> host;
 };
+
+/// For a real run's trace, the rule by which a handling leaves out time off a CPU and how much
+/// the host took from each worker, as lines for a person; empty for a simulation's.
+std::vector<std::string> off_cpu_lines(const run_profile& p);
 
 /// Reads `r` once in time order (one block per lane in memory, plus one entry per message in
 /// flight and per actor). Throws trace_error on a damaged block.

@@ -21,14 +21,15 @@ class trace_builder {
   void start_send(std::uint64_t t, std::uint32_t to, std::uint64_t msg) {
     lanes_[traces::outside_lane].push_back(ev(t, event_kind::send, traces::outside_lane, to, msg, 0));
   }
-  /// One turn of `actor` on `lane` handling `msg` over [t, t + ns]; `sends`: (offset, receiver, id).
+  /// One turn of `actor` on `lane` handling `msg` over [t, t + ns]; `sends`: (offset, receiver, id);
+  /// `off_cpu`: ns of it its worker was off a CPU (a real run's message_end says so).
   void handle(std::uint16_t lane, std::uint64_t t, std::uint64_t ns, std::uint32_t actor, std::uint64_t msg,
-              const std::vector<std::array<std::uint64_t, 3>>& sends = {}) {
+              const std::vector<std::array<std::uint64_t, 3>>& sends = {}, std::uint32_t off_cpu = 0) {
     auto& v = lanes_[lane];
     v.push_back(ev(t, event_kind::run_begin, lane, actor, 0, 0xffffffff));
     v.push_back(ev(t, event_kind::message_begin, lane, actor, msg, 0));
     for (const auto& s : sends) v.push_back(ev(t + s[0], event_kind::send, lane, std::uint32_t(s[1]), s[2], 0));
-    v.push_back(ev(t + ns, event_kind::message_end, lane, actor, msg, 0));
+    v.push_back(ev(t + ns, event_kind::message_end, lane, actor, msg, off_cpu));
     v.push_back(ev(t + ns, event_kind::run_end, lane, actor, 0, 1));
     ++messages_;
   }

@@ -228,4 +228,46 @@ TEST_CASE("histogram quantiles are within 1/32 of the exact value") {
   CHECK(h.max() == v.back());
 }
 
+
+TEST_CASE("a real run's time off a CPU per lane comes back from the footer, and a footer without it says so") {
+  trace_footer f = test::synthetic_footer();
+  lane_summary w0, w1, out;
+  w0.lane = 0, w0.events = 10, w0.first_ns = 25'000'000, w0.run_delay_ns = 1'500'000, w0.off_cpu_ns = 1'400'000;
+  w1.lane = 1, w1.events = 10, w1.first_ns = 25'100'000, w1.run_delay_ns = -1, w1.off_cpu_ns = 70;  // delay unknown
+  out.lane = outside_lane, out.events = 4, out.first_ns = 24'990'000;
+  f.lanes = {w0, w1, out};
+  byte_sink sink;
+  encode_footer(f, sink);
+  const std::vector<std::uint8_t> bytes(sink.bytes().begin(), sink.bytes().end());
+  byte_source in(bytes.data(), bytes.size(), 0, "footer", "footer");
+  const trace_footer back = decode_footer(in, format_version);
+  CHECK(in.done());
+  CHECK(back.off_cpu_recorded);
+  REQUIRE(back.lanes.size() == 3);
+  CHECK(back.lanes[0].run_delay_ns == 1'500'000);
+  CHECK(back.lanes[0].off_cpu_ns == 1'400'000);
+  CHECK(back.lanes[1].run_delay_ns == -1);
+  CHECK(back.lanes[1].off_cpu_ns == 70);
+  CHECK(back.lanes[2].run_delay_ns == -1);
+  // the run began with its first event, whichever lane has it: the outside lane's here
+  CHECK(run_start_ns(back) == 24'990'000);
+  CHECK(since_run_start(25'000'000, run_start_ns(back)) == 10'000);
+
+  // a footer written before the section existed ends after the clock note: the same bytes
+  // less the section (the lane count, then two varints per lane)
+  std::size_t section = 1;  // the lane count
+  for (const auto& l : f.lanes) {
+    byte_sink v;
+    v.varint(l.run_delay_ns < 0 ? 0 : std::uint64_t(l.run_delay_ns) + 1);
+    v.varint(l.off_cpu_ns);
+    section += v.bytes().size();
+  }
+  byte_source older(bytes.data(), bytes.size() - section, 0, "footer", "footer");
+  const trace_footer before = decode_footer(older, format_version);
+  CHECK_FALSE(before.off_cpu_recorded);
+  CHECK(before.lanes[0].run_delay_ns == -1);
+  CHECK(before.lanes[0].off_cpu_ns == 0);
+  CHECK(before.clock_note == f.clock_note);
+}
+
 TEST_SUITE_END();

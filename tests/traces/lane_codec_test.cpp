@@ -353,4 +353,54 @@ TEST_CASE("a turn of forward takes 40 bytes at full level and 16 at decisions, a
   }
 }
 
+
+TEST_CASE("a lane's busy-loop gaps ride on its next message_end, and its notes come back with the stamp before them") {
+  // add_off_cpu (burn_ns: a handling preempted in its busy loop) is carried by the lane's next
+  // message_end as its `other`, once; a watched lane writes what its busy loops ran
+  // (add_burned) as a note after the stamp that ends the stretch.
+  struct no_clock final : tick_clock {
+    std::uint64_t now() const override { return 0; }
+    std::uint64_t base() const override { return 0; }
+    double ns_per_tick() const override { return 1; }
+    void refine() override {}
+    std::string name() const override { return "none"; }
+    std::string note() const override { return ""; }
+  } clock;
+  event_lane lane;
+  lane.init(4096, 4, std::uint64_t(1) << 40);
+  lane.watch_gaps(std::uint64_t(1) << 40, &clock);  // no stretch that long: no CPU clock read
+  auto push = [&](trace_event e, std::uint64_t t) { lane.push_sampled(e, [t] { return t; }); };
+  push(make_event(event_kind::run_begin, 5, 0, ~0u), 100);  // the first event: stamped
+  push(make_event(event_kind::message_begin, 5, 1, 0), 110);
+  lane.add_burned(2000);
+  lane.add_off_cpu(700);
+  lane.add_off_cpu(50);
+  push(make_event(event_kind::message_end, 5, 1, 0), 2900);
+  push(make_event(event_kind::message_begin, 5, 2, 0), 2910);
+  push(make_event(event_kind::message_end, 5, 2, 0), 4900);
+  lane.request_stamp();
+  push(make_event(event_kind::steal, 9, 0, 1), 5000);  // stamped: it ends the stretch
+  lane.write_held();
+  std::vector<raw_event> out;
+  std::vector<lane_note> notes;
+  decode_lane_chunk(lane.partial().data, lane.partial().bytes, out, &notes);
+  REQUIRE(out.size() == 6);
+  CHECK(raw_kind(out[2]) == event_kind::message_end);
+  CHECK(out[2].other == 750);  // the gaps, once
+  CHECK(out[4].other == 0);    // not again
+  CHECK(out[2].message == 1);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].kind == note_kind::burned);
+  CHECK(notes[0].ns == 2000);
+  CHECK(notes[0].index == 5);  // the steal's stamp ends the stretch the busy loop ran in
+}
+
+TEST_CASE("a note written where no stamped event precedes it is an error") {
+  std::vector<std::uint8_t> buf(16);
+  lane_codec::write_note(buf.data(), note_kind::off_cpu, 5);
+  std::vector<raw_event> out;
+  std::vector<lane_note> notes;
+  CHECK_THROWS_AS(decode_lane_chunk(buf.data(), 8, out, &notes), trace_error);
+}
+
 TEST_SUITE_END();

@@ -210,6 +210,46 @@ TEST_CASE("at decisions level a turn's user code is timed from its run_begin" * 
   CHECK(close >= 24);
 }
 
+TEST_CASE("where the busy loops' time is known, the runtime's slow moments fall between handlings, and a "
+          "handling's busy-loop gaps inside it" * doctest::timeout(30)) {
+  // skewed's pattern on a loaded machine: handlings that each burn 2 us, with now and then a
+  // slow moment of the runtime between two of them (a slab of envelopes, a thread's first
+  // steps: 300 us here) and a preemption inside one busy loop (100 us). Placed by position
+  // or after the message_begins, the slow moment would lengthen the handlings around it
+  // (the critical path of a real trace grew 2-5x that way); the lane's notes of what the busy
+  // loops ran put it between them, and the preemption stays inside its handling, whose end
+  // says how long it was off a CPU.
+  sampled_run r("burned");
+  r.push(ev(event_kind::worker_start), 0);
+  r.push(ev(event_kind::run_begin, 1), 40);
+  for (std::uint64_t i = 0; i < 60; ++i) {
+    r.push(ev(event_kind::message_begin, 1, i + 1), i == 20 || i == 41 ? 600'000 : 60);
+    r.rec->lane(0).add_burned(2000);
+    if (i == 30) r.rec->lane(0).add_off_cpu(100'000);
+    r.push(ev(event_kind::message_end, 1, i + 1), i == 30 ? 204'000 : 4000);
+  }
+  r.push(ev(event_kind::run_end, 1), 20);
+  r.push(ev(event_kind::worker_stop), 20);
+  const auto v = r.events();
+  std::size_t n = 0;
+  for (std::size_t i = 0; i + 1 < v.size(); ++i) {
+    if (v[i].kind != event_kind::message_begin) continue;
+    REQUIRE(v[i + 1].kind == event_kind::message_end);
+    const std::uint64_t took = v[i + 1].time_ns - v[i].time_ns;
+    CAPTURE(n);
+    if (n == 30) {
+      CHECK(v[i + 1].other == 100'000);
+      CHECK(took >= 100'000);
+      CHECK(took - v[i + 1].other <= 2'500);  // what it ran: its 2 us, and a little of the runtime's
+    } else {
+      CHECK(v[i + 1].other == 0);
+      CHECK(took <= 2'500);
+    }
+    ++n;
+  }
+  CHECK(n == 60);
+}
+
 TEST_CASE("sampled lanes stamp rare kinds and the event after idle, and interpolate the rest monotonically") {
   temp_file f("sampled");
   fake_clock clock;

@@ -105,3 +105,30 @@ TEST_CASE("a handling stamped before its send (a worker ahead in its quantum) st
   CHECK(c.reordered == 0);
   CHECK(c.path.size() == 2);
 }
+
+TEST_CASE("a real handling's time off a CPU is not work: a chain preempted in one handling keeps its span" *
+          doctest::timeout(30)) {
+  // Three handlings of 100 ns in a chain, each sending to the next 50 ns into it; the worker of
+  // the second was preempted for 5 ms after its send (its end says so, and the recorder puts
+  // that time just before the end). Counted as work, those 5 ms would be nearly all of the
+  // work and the span; left out, the work is the 300 ns the chain ran, the span 200.
+  temp_file f("preempted");
+  test::trace_builder b(2);
+  b.start_send(0, 1, 1);
+  b.handle(0, 10, 100, 1, 1, {{50, 2, 2}});
+  b.handle(1, 110, 5'000'100, 2, 2, {{50, 3, 3}}, 5'000'000);
+  b.handle(0, 5'000'210, 100, 3, 3);
+  b.write(f.path(), 5'000'400);
+  traces::trace_reader r(f.path());
+  const viz::run_profile p = viz::profile_trace(r);
+  const auto& c = p.causality;
+  REQUIRE(c.available);
+  CHECK(c.handlings == 3);
+  CHECK(c.work_ns == 300);
+  CHECK(c.off_cpu_ns == 5'000'000);
+  CHECK(c.span_ns == 200);  // 1 sends at 50, 2 at 50 + 50, 3 runs 100 from there
+  CHECK(c.dag_span_ns == 200);
+  CHECK(c.busiest_actor_ns == 100);
+  // the hottest actors' turn time leaves it out too
+  for (const auto& h : p.hottest) CHECK(h.turn_ns == 100);
+}
