@@ -144,13 +144,6 @@ scenario load_scenario_file(const std::string& path) {
   return load_scenario_text(text, path);
 }
 
-scenario load_default_scenario() {
-  return load_scenario_text(default_scenario_text(), "<embedded scenarios/forward.toml>");
-}
-
-void apply_param_override(scenario& s, std::string_view assignment) {
-  toml_reader r("--param " + std::string(assignment), /*positions=*/false);
-  const auto eq = assignment.find('=');
 std::string stock_scenario_folder() {
   return stock_folder("scenarios", TWINSCHED_BUILD_TREE, TWINSCHED_SHARE_FROM_BIN, TWINSCHED_SCENARIOS_DIR);
 }
@@ -182,6 +175,13 @@ scenario load_scenario(const std::string& name_or_path) {
                            (known.empty() ? "forward" : known) + hint + ")");
 }
 
+scenario load_default_scenario() {
+  return load_scenario_text(default_scenario_text(), "<embedded scenarios/forward.toml>");
+}
+
+void apply_param_override(scenario& s, std::string_view assignment) {
+  toml_reader r("--param " + std::string(assignment), /*positions=*/false);
+  const auto eq = assignment.find('=');
   if (eq == std::string_view::npos || eq == 0) r.fail_at_start("expected KEY=VALUE, e.g. --param tokens=500");
   const std::string key(assignment.substr(0, eq));
   const std::string value(assignment.substr(eq + 1));
