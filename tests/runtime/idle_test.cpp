@@ -63,7 +63,7 @@ TEST_CASE("the crowded warning names the strategy and what it does") {
 
 TEST_CASE("1024 workers (the most a scenario may ask for) on forward, hops=10, end with the verdict OK under the "
           "default idle strategy" *
-          doctest::test_suite("concurrency") * doctest::timeout(60)) {
+          doctest::test_suite("concurrency") * doctest::timeout(120)) {
   scenario s;  // forward, stealing, idle backoff: the defaults
   s.workload_params = {{"hops", std::int64_t(10)}};
   s.sched.workers = 1024;
