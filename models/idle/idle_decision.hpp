@@ -22,7 +22,7 @@ struct idle_decision {
 /// their timed parks by it when workers outnumber hardware threads: each hardware thread
 /// then sees as many timed wake-ups as one worker of its own would make. Without that, 512
 /// workers each waking every millisecond on 2 CPUs are half a million wake-ups a second,
-/// and the workers with work wait behind them (forward, hops=10: 0.4 s became 13 s).
+/// and the workers with work wait behind them.
 inline unsigned crowding(unsigned workers, unsigned hardware_threads) {
   if (hardware_threads == 0) hardware_threads = 1;
   return workers <= hardware_threads ? 1u : (workers + hardware_threads - 1) / hardware_threads;
