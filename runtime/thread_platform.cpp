@@ -164,9 +164,10 @@ void thread_platform::start_worker(int index, std::function<void()> fn) {
     // traced: the lane watches how long the host keeps this worker from a CPU
     // (traces/event_lane.hpp, "Time off a CPU")
     trace_sink lane = sink_of(unsigned(index));
-    if (lane) lane->thread_started();
+    traces::event_lane::thread_life life;
+    if (lane) life = lane->thread_started();
     f();
-    if (lane) lane->thread_done();
+    if (lane) lane->thread_done(life);
   });
 }
 

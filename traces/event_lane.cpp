@@ -74,23 +74,30 @@ void event_lane::prefault(std::size_t bytes) {
   for (std::size_t off = 0; off < bytes; off += 4096) c[off] = 0;
 }
 
-void event_lane::thread_started() {
+event_lane::thread_life event_lane::thread_started() {
   cpu_read_ = thread_cpu_ns();
   wall_read_ = steady_ns();
   burn_since_read_ = 0;
-  delay_fd_ = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
-  if (delay_fd_ < 0) return;
-  delay_start_ = read_run_delay(delay_fd_);
-  if (delay_start_ < 0) thread_done();
+  thread_life life;
+  life.fd = ::open("/proc/thread-self/schedstat", O_RDONLY | O_CLOEXEC);
+  if (life.fd < 0) return life;
+  life.delay_start = read_run_delay(life.fd);
+  if (life.delay_start < 0) ::close(life.fd), life.fd = -1;
+  return life;
 }
 
-void event_lane::thread_done() {
-  cpu_read_ = -1;  // no more reads at gaps: the thread is gone
-  if (delay_fd_ < 0) return;
-  const std::int64_t now = read_run_delay(delay_fd_);
-  if (now >= delay_start_ && delay_start_ >= 0) run_delay_ns_ = std::max<std::int64_t>(run_delay_ns_, 0) + now - delay_start_;
-  ::close(delay_fd_);
-  delay_fd_ = -1;
+void event_lane::thread_done(thread_life& life) {
+  // Nothing here of the producer's (cpu_read_ and the rest): a thread started on this lane
+  // since owns them. The ending thread makes no more events, so no more reads at gaps either.
+  if (life.fd < 0) return;
+  const std::int64_t now = read_run_delay(life.fd);
+  ::close(life.fd);
+  life.fd = -1;
+  if (now < life.delay_start) return;
+  std::int64_t total = run_delay_ns_.load(std::memory_order_relaxed);
+  while (!run_delay_ns_.compare_exchange_weak(total, std::max<std::int64_t>(total, 0) + now - life.delay_start,
+                                              std::memory_order_relaxed)) {
+  }
 }
 
 std::uint64_t event_lane::note_off_cpu(const std::uint8_t* at) {

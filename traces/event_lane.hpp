@@ -171,11 +171,19 @@ class alignas(64) event_lane {
   void add_burned(std::uint64_t ns) {
     burned_ = std::uint32_t(std::min<std::uint64_t>(std::uint64_t(burned_) + ns, ~std::uint32_t(0)));
   }
+  /// A producing thread's life, kept by that thread: its schedstat handle and its run delay
+  /// when it started.
+  struct thread_life {
+    int fd = -1;
+    std::int64_t delay_start = 0;
+  };
   /// Called by the thread that produces into this lane from now on, a real run's worker, and
   /// thread_done when it ends: its CPU clock is read now and at watched gaps, and its kernel
   /// run delay (time runnable but not running) now and in thread_done (run_delay).
-  void thread_started();
-  void thread_done();
+  /// thread_done writes only `life` and the atomic total, nothing the producer owns: adaptive
+  /// starts a new thread on a retired worker's lane while the old thread may still be ending.
+  thread_life thread_started();
+  void thread_done(thread_life& life);
   /// Full level: at a stamp more than `ticks` after the previous one, read the thread's CPU
   /// clock and note in the lane the wall time it did not count since the last read (less
   /// the busy loops' gaps, said already); `clock` gives the stamp's time again after that.
@@ -226,7 +234,7 @@ class alignas(64) event_lane {
   std::uint64_t stamps() const { return stamps_; }
   /// The run delay of the threads that produced into the lane, over their lives (between
   /// thread_started and thread_done); -1 if none said (not a real run's worker, no schedstat).
-  std::int64_t run_delay() const { return run_delay_ns_; }
+  std::int64_t run_delay() const { return run_delay_ns_.load(std::memory_order_relaxed); }
 
  private:
   /// An event stamped with time `t`: the chunk's last, one due by position, one of the
@@ -284,16 +292,14 @@ class alignas(64) event_lane {
   bool stamped_once_ = false, after_idle_ = false;
   std::uint64_t interval_ticks_ = 1;
   std::uint64_t stalls_ = 0, stamps_ = 0;
-  // time off a CPU: producer only (run_delay_ns_ read after the producer stopped)
+  // time off a CPU: producer only (run_delay_ns_: added to by ending threads, read after the join)
   std::uint64_t gap_ticks_ = ~std::uint64_t(0);   // watch_gaps; never: not watched
   const tick_clock* gap_clock_ = nullptr;
   std::uint32_t burned_ = 0;                      // add_burned's ns since the last stamp
   std::uint64_t burn_since_read_ = 0;             // add_off_cpu's ns since the last read
   std::int64_t cpu_read_ = -1, wall_read_ = 0;    // the thread's CPU clock and the steady clock at
                                                   // the last read; -1: no thread_started thread
-  int delay_fd_ = -1;                             // the producer's schedstat, while thread_started
-  std::int64_t delay_start_ = 0;                  // its run delay at thread_started
-  std::int64_t run_delay_ns_ = -1;                // over the threads' lives; -1: none said
+  std::atomic<std::int64_t> run_delay_ns_{-1};    // over the threads' lives; -1: none said
   struct unmap {
     std::size_t bytes;
     void operator()(std::uint8_t* p) const;
