@@ -154,7 +154,8 @@ void add_completion_command(CLI::App& app, action& chosen) {
       "Examples:\n"
       "  source <(twinsched completion bash)             completion in this shell\n"
       "  twinsched completion bash > ~/.local/share/bash-completion/completions/twinsched");
-  cmd->callback([&chosen, &app] {
+  // the callback holds `shell`: the option writes into it during the parse, after this returns
+  cmd->callback([&chosen, &app, shell] {
     chosen = [&app] {
       print_bash(app, std::cout);
       return 0;
