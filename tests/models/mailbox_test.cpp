@@ -4,137 +4,162 @@
 #include <vector>
 
 #include "models/mailbox.hpp"
-#include "runtime/thread_platform.hpp"
+#include "platform_harness.hpp"
 
 TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
 
 using namespace twinsched;
-using P = thread_platform;
+using namespace twinsched::testing;
 
-using node = envelope<P>;
+// Each case runs on threads and in simulation: the sequential semantics of every operation
+// hold over either platform's atomics.
 
-TEST_CASE("a new mailbox is idle and empty: the first push hands the actor over, later pushes do not") {
-  node e1, e2;
-  mailbox<P> box;
-  CHECK(box.empty());
-  CHECK(box.push(&e1));        // idle before: the pusher owns the actor now
-  CHECK_FALSE(box.empty());
-  CHECK_FALSE(box.push(&e2));  // owned: nothing to schedule
-  node d;
-  CHECK_FALSE(box.try_claim(&d));
+TEST_CASE_TEMPLATE("a new mailbox is idle and empty: the first push hands the actor over, later pushes do not",
+                   P, thread_platform, sim_platform) {
+  on_one_worker<P>([](P&) {
+    using node = envelope<P>;
+    node e1, e2;
+    mailbox<P> box;
+    CHECK(box.empty());
+    CHECK(box.push(&e1));        // idle before: the pusher owns the actor now
+    CHECK_FALSE(box.empty());
+    CHECK_FALSE(box.push(&e2));  // owned: nothing to schedule
+    node d;
+    CHECK_FALSE(box.try_claim(&d));
+  });
 }
 
-TEST_CASE("going idle fails if a message came in after the owner saw the mailbox empty") {
-  node e1, e2, e3;
-  mailbox<P> box;
-  REQUIRE(box.push(&e1));
-  node *e = nullptr, *spent = nullptr;
-  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(e == &e1);
-  CHECK(spent == nullptr);  // the first message of an idle mailbox was linked onto nothing
-  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
-  CHECK_FALSE(box.push(&e2));          // still owned
-  CHECK_FALSE(box.try_idle(spent));    // e2 is unconsumed: the owner keeps the actor
-  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(e == &e2);
-  CHECK(spent == &e1);
-  node* last = nullptr;
-  CHECK(box.try_idle(last));  // drained: idle now, and the last dummy is handed back
-  CHECK(last == &e2);
-  CHECK(box.empty());
-  CHECK(box.push(&e3));  // so this push takes the actor
-}
-
-TEST_CASE("an idle actor is claimed exactly once, and a claimed one is not scheduled by a push") {
-  node d1, d2, e1;
-  mailbox<P> box;
-  CHECK(box.try_claim(&d1));
-  CHECK_FALSE(box.try_claim(&d2));
-  CHECK_FALSE(box.push(&e1));
-  node *e = nullptr, *spent = nullptr;
-  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(e == &e1);
-  CHECK(spent == &d1);
-  node* last = nullptr;
-  CHECK(box.try_idle(last));
-  CHECK(box.try_claim(&d2));
-}
-
-TEST_CASE("one producer's messages come out in push order, then the mailbox is empty again") {
-  node dummy;
-  mailbox<P> box;
-  REQUIRE(box.try_claim(&dummy));  // owned, with a dummy: consumer-side tests start here
-  std::vector<node> es(100);
-  for (std::size_t i = 0; i < es.size(); ++i) {
-    es[i].id = i;
-    box.push(&es[i]);
-  }
-  CHECK_FALSE(box.empty());
-  const node* previous = &dummy;
-  for (std::size_t i = 0; i < es.size(); ++i) {
+TEST_CASE_TEMPLATE("going idle fails if a message came in after the owner saw the mailbox empty",
+                   P, thread_platform, sim_platform) {
+  on_one_worker<P>([](P&) {
+    using node = envelope<P>;
+    node e1, e2, e3;
+    mailbox<P> box;
+    REQUIRE(box.push(&e1));
     node *e = nullptr, *spent = nullptr;
     REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-    CHECK(e->id == i);
-    CHECK(spent == previous);  // the old dummy is handed back, exactly once
-    previous = e;
-  }
-  node *e = nullptr, *spent = nullptr;
-  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
-  CHECK(box.empty());
+    CHECK(e == &e1);
+    CHECK(spent == nullptr);  // the first message of an idle mailbox was linked onto nothing
+    CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+    CHECK_FALSE(box.push(&e2));          // still owned
+    CHECK_FALSE(box.try_idle(spent));    // e2 is unconsumed: the owner keeps the actor
+    REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+    CHECK(e == &e2);
+    CHECK(spent == &e1);
+    node* last = nullptr;
+    CHECK(box.try_idle(last));  // drained: idle now, and the last dummy is handed back
+    CHECK(last == &e2);
+    CHECK(box.empty());
+    CHECK(box.push(&e3));  // so this push takes the actor
+  });
 }
 
-TEST_CASE("owner pushes need no exchange, pop before the shared list, and keep the actor owned") {
-  node d, o1, o2, o3, s1, s2;
-  mailbox<P> box;
-  CHECK_FALSE(box.push_owned(&o1));  // idle: nobody owns it, so nobody may queue on its own list
-  REQUIRE(box.try_claim(&d));
-  CHECK(box.push_owned(&o1));        // owned, shared list empty: taken
-  CHECK(box.push_owned(&o2));
-  CHECK_FALSE(box.empty());
-  CHECK(box.pushed_since_empty());   // the holder's settle sees it
-  CHECK(box.backlog(10) == 2);
-  CHECK(box.backlog(1) == 1);        // counts at most the limit
-  node* last = nullptr;
-  CHECK_FALSE(box.try_idle(last));   // never idle with mail on the owner's list
-  CHECK_FALSE(box.push(&s1));        // another sender: the shared list
-  CHECK_FALSE(box.push_owned(&o3));  // refused: s1 waits in the shared list (o3 would pass it)
-  CHECK(box.backlog(10) == 3);
-  node *e = nullptr, *spent = nullptr;
-  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(e == &o1);
-  CHECK(spent == &o1);  // the owner's list keeps no dummy: the caller recycles the message itself
-  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(e == &o2);
-  CHECK(spent == &o2);
-  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(e == &s1);
-  CHECK(spent == &d);  // the shared list as before
-  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
-  CHECK_FALSE(box.pushed_since_empty());
-  CHECK(box.push_owned(&o3));  // the shared list is empty again
-  CHECK_FALSE(box.push(&s2));
-  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(e == &o3);
-  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(e == &s2);
-  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
-  CHECK(box.try_idle(last));
-  CHECK(last == &s2);
-  CHECK(box.empty());
+TEST_CASE_TEMPLATE("an idle actor is claimed exactly once, and a claimed one is not scheduled by a push",
+                   P, thread_platform, sim_platform) {
+  on_one_worker<P>([](P&) {
+    using node = envelope<P>;
+    node d1, d2, e1;
+    mailbox<P> box;
+    CHECK(box.try_claim(&d1));
+    CHECK_FALSE(box.try_claim(&d2));
+    CHECK_FALSE(box.push(&e1));
+    node *e = nullptr, *spent = nullptr;
+    REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+    CHECK(e == &e1);
+    CHECK(spent == &d1);
+    node* last = nullptr;
+    CHECK(box.try_idle(last));
+    CHECK(box.try_claim(&d2));
+  });
 }
 
-TEST_CASE("an owner push is refused while the message that made the pusher the owner is unconsumed") {
-  node e1, o1;
-  mailbox<P> box;
-  REQUIRE(box.push(&e1));  // idle: this pusher owns the actor, and e1 is still to pop
-  CHECK_FALSE(box.push_owned(&o1));  // o1 would come out before e1
-  node *e = nullptr, *spent = nullptr;
-  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(e == &e1);
-  CHECK(box.push_owned(&o1));
-  REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
-  CHECK(e == &o1);
-  CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+TEST_CASE_TEMPLATE("one producer's messages come out in push order, then the mailbox is empty again",
+                   P, thread_platform, sim_platform) {
+  on_one_worker<P>([](P&) {
+    using node = envelope<P>;
+    node dummy;
+    mailbox<P> box;
+    REQUIRE(box.try_claim(&dummy));  // owned, with a dummy: consumer-side tests start here
+    std::vector<node> es(100);
+    for (std::size_t i = 0; i < es.size(); ++i) {
+      es[i].id = i;
+      box.push(&es[i]);
+    }
+    CHECK_FALSE(box.empty());
+    const node* previous = &dummy;
+    for (std::size_t i = 0; i < es.size(); ++i) {
+      node *e = nullptr, *spent = nullptr;
+      REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+      CHECK(e->id == i);
+      CHECK(spent == previous);  // the old dummy is handed back, exactly once
+      previous = e;
+    }
+    node *e = nullptr, *spent = nullptr;
+    CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+    CHECK(box.empty());
+  });
+}
+
+TEST_CASE_TEMPLATE("owner pushes need no exchange, pop before the shared list, and keep the actor owned",
+                   P, thread_platform, sim_platform) {
+  on_one_worker<P>([](P&) {
+    using node = envelope<P>;
+    node d, o1, o2, o3, s1, s2;
+    mailbox<P> box;
+    CHECK_FALSE(box.push_owned(&o1));  // idle: nobody owns it, so nobody may queue on its own list
+    REQUIRE(box.try_claim(&d));
+    CHECK(box.push_owned(&o1));        // owned, shared list empty: taken
+    CHECK(box.push_owned(&o2));
+    CHECK_FALSE(box.empty());
+    CHECK(box.pushed_since_empty());   // the holder's settle sees it
+    CHECK(box.backlog(10) == 2);
+    CHECK(box.backlog(1) == 1);        // counts at most the limit
+    node* last = nullptr;
+    CHECK_FALSE(box.try_idle(last));   // never idle with mail on the owner's list
+    CHECK_FALSE(box.push(&s1));        // another sender: the shared list
+    CHECK_FALSE(box.push_owned(&o3));  // refused: s1 waits in the shared list (o3 would pass it)
+    CHECK(box.backlog(10) == 3);
+    node *e = nullptr, *spent = nullptr;
+    REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+    CHECK(e == &o1);
+    CHECK(spent == &o1);  // the owner's list keeps no dummy: the caller recycles the message itself
+    REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+    CHECK(e == &o2);
+    CHECK(spent == &o2);
+    REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+    CHECK(e == &s1);
+    CHECK(spent == &d);  // the shared list as before
+    CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+    CHECK_FALSE(box.pushed_since_empty());
+    CHECK(box.push_owned(&o3));  // the shared list is empty again
+    CHECK_FALSE(box.push(&s2));
+    REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+    CHECK(e == &o3);
+    REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+    CHECK(e == &s2);
+    CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+    CHECK(box.try_idle(last));
+    CHECK(last == &s2);
+    CHECK(box.empty());
+  });
+}
+
+TEST_CASE_TEMPLATE("an owner push is refused while the message that made the pusher the owner is unconsumed",
+                   P, thread_platform, sim_platform) {
+  on_one_worker<P>([](P&) {
+    using node = envelope<P>;
+    node e1, o1;
+    mailbox<P> box;
+    REQUIRE(box.push(&e1));  // idle: this pusher owns the actor, and e1 is still to pop
+    CHECK_FALSE(box.push_owned(&o1));  // o1 would come out before e1
+    node *e = nullptr, *spent = nullptr;
+    REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+    CHECK(e == &e1);
+    CHECK(box.push_owned(&o1));
+    REQUIRE(box.pop(e, spent) == mailbox<P>::pop_status::item);
+    CHECK(e == &o1);
+    CHECK(box.pop(e, spent) == mailbox<P>::pop_status::empty);
+  });
 }
 
 // The concurrent tests of this protocol run on both platforms: tests/models/protocols_test.cpp.

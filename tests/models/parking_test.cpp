@@ -1,41 +1,50 @@
 // Parking tests: a token deposited before park is kept; the announce/re-check/park protocol never loses a wake-up.
 #include <doctest/doctest.h>
 
-#include <chrono>
+#include <cstdint>
 
 #include "interleave_platform.hpp"
 #include "models/parking.hpp"
-#include "runtime/thread_platform.hpp"
+#include "platform_harness.hpp"
 
 TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
 
 using namespace twinsched;
-using P = thread_platform;
+using namespace twinsched::testing;
 
-TEST_CASE("an unpark before park is not lost: park returns at once, having consumed the one token" * doctest::timeout(10)) {
-  P::parker p;
-  p.unpark();
-  p.unpark();  // idempotent: still one token
-  // Would hang if the token were lost; the test's deadline (tests/support/doctest_main.cpp) turns
-  // that hang into a failure, so the deadline is the check that park returns.
-  p.park();
-  // park consumed the token, and the second unpark did not leave another: the next
-  // park_for finds none and waits for its whole timeout.
-  auto t0 = std::chrono::steady_clock::now();
-  p.park_for(2'000'000);
-  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(2));
+// The parker (platform contract 3) on threads and in simulation: its clock is the platform's.
+TEST_CASE_TEMPLATE("an unpark before park is not lost: park returns at once, having consumed the one token" * doctest::timeout(10),
+                   P, thread_platform, sim_platform) {
+  on_one_worker<P>([](P& plat) {
+    typename P::parker p;
+    p.unpark();
+    p.unpark();  // idempotent: still one token
+    // Would hang if the token were lost; the test's deadline (tests/support/doctest_main.cpp),
+    // or in simulation the all-parked check, turns that hang into a failure, so that is the
+    // check that park returns.
+    p.park();
+    // park consumed the token, and the second unpark did not leave another: the next
+    // park_for finds none and waits for its whole timeout.
+    const std::uint64_t t0 = plat.now_ns();
+    p.park_for(2'000'000);
+    CHECK(plat.now_ns() - t0 >= 2'000'000);
+  });
 }
 
-TEST_CASE("park_for returns after its timeout when nobody wakes it" * doctest::timeout(10)) {
-  P::parker p;
-  auto t0 = std::chrono::steady_clock::now();
-  p.park_for(2'000'000);
-  CHECK(std::chrono::steady_clock::now() - t0 >= std::chrono::milliseconds(2));
+TEST_CASE_TEMPLATE("park_for returns after its timeout when nobody wakes it" * doctest::timeout(10), P, thread_platform,
+                   sim_platform) {
+  on_one_worker<P>([](P& plat) {
+    typename P::parker p;
+    const std::uint64_t t0 = plat.now_ns();
+    p.park_for(2'000'000);
+    CHECK(plat.now_ns() - t0 >= 2'000'000);
+  });
 }
 
 // The concurrent test of this protocol runs on both platforms: tests/models/protocols_test.cpp.
 
 // ---- every interleaving of a waker into a sleeper's announce (tests/support/interleave_platform.hpp) ----
+// These run on interleave_platform alone: it is the platform that injects a party at each point.
 
 namespace {
 using IP = twinsched::testing::interleave_platform;

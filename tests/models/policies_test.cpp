@@ -2,19 +2,21 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cinttypes>
+#include <cstdio>
 #include <memory>
 #include <string>
-#include <thread>
 #include <vector>
 
 #include "models/behavior.hpp"
 #include "models/mailbox.hpp"
-#include "runtime/run_threads.hpp"
-#include "runtime/thread_platform.hpp"
+#include "platform_harness.hpp"
+#include "run_on.hpp"
 
 TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
 
 using namespace twinsched;
+using namespace twinsched::testing;
 
 namespace {
 
@@ -46,6 +48,7 @@ std::uint64_t total(const run_result& r, std::uint64_t worker_stats::*field) {
 }  // namespace
 
 // ---- bad configurations: config_error, which the CLI reports with exit code 2 -----------
+// validate() reads the scenario before either platform is made: these cases need no platform.
 
 TEST_CASE("donation on a workload without a group of equals is rejected") {
   const std::string e = rejection(base("forward", "donation"));
@@ -79,7 +82,7 @@ TEST_CASE("a zero overload_after is rejected") {
 TEST_CASE("a zero retire_after is rejected") {
   scenario s = base("burst", "adaptive");
   s.sched.retire_after_ns = 0;
-  CHECK(rejection(s).find("retire_after must be positive") != std::string::npos);
+  CHECK(rejection(s).find("retire_after_us must be at least 1") != std::string::npos);
 }
 
 TEST_CASE("zero min_workers is rejected") {
@@ -109,8 +112,8 @@ TEST_CASE("a max_workers above 1024 is rejected") {
   CHECK(rejection(s).find("max_workers must be at most 1024") != std::string::npos);
 }
 
-TEST_CASE("run_on_threads refuses a scenario the checks reject") {
-  CHECK_THROWS_AS(run_on_threads(base("forward", "donation")), config_error);
+TEST_CASE_TEMPLATE("each backend refuses a scenario the checks reject", P, thread_platform, sim_platform) {
+  CHECK_THROWS_AS(run_on<P>(base("forward", "donation")), config_error);
 }
 
 TEST_CASE("every policy is listed by name and accepted") {
@@ -124,13 +127,11 @@ TEST_CASE("every policy is listed by name and accepted") {
 // ---- the mailbox operation donation relies on (mailbox.hpp: take_newest) ---------------------
 
 namespace {
-using P = thread_platform;
-using node = envelope<P>;
-
+template <class P>
 std::vector<std::uint64_t> drain(mailbox<P>& box) {
   std::vector<std::uint64_t> ids;
   for (;;) {
-    node *e = nullptr, *spent = nullptr;
+    envelope<P>*e = nullptr, *spent = nullptr;
     auto st = box.pop(e, spent);
     if (st == mailbox<P>::pop_status::empty) return ids;
     if (st == mailbox<P>::pop_status::item) ids.push_back(e->id);
@@ -138,78 +139,111 @@ std::vector<std::uint64_t> drain(mailbox<P>& box) {
 }
 }  // namespace
 
-TEST_CASE("take_newest unlinks the newest eligible messages but never the last one, and the rest stay in order") {
-  node dummy;
-  mailbox<P> box;
-  REQUIRE(box.try_claim(&dummy));  // owned, with a dummy: the state a worker's turn sees
-  std::vector<node> es(10);
-  for (std::size_t i = 0; i < es.size(); ++i) {
-    es[i].id = i + 1;
-    es[i].msg.flags = i == 7 ? message_donated : 0;  // message 8 was donated once already
-    box.push(&es[i]);
-  }
-  CHECK(box.backlog(100) == 10);
-  CHECK(box.backlog(3) == 3);
-  node* out[16];
-  std::size_t n = box.take_newest(100, 4, [](const message& m) { return (m.flags & message_donated) == 0; }, out);
-  REQUIRE(n == 4);
-  // 10 is the last one reached (producers may be linking onto it), 8 is not eligible
-  CHECK(out[0]->id == 5);
-  CHECK(out[1]->id == 6);
-  CHECK(out[2]->id == 7);
-  CHECK(out[3]->id == 9);
-  CHECK(box.backlog(100) == 6);
-  CHECK(drain(box) == std::vector<std::uint64_t>{1, 2, 3, 4, 8, 10});
+TEST_CASE_TEMPLATE("take_newest unlinks the newest eligible messages but never the last one, and the rest stay in order", P,
+                   thread_platform, sim_platform) {
+  on_one_worker<P>([](P&) {
+    using node = envelope<P>;
+    node dummy;
+    mailbox<P> box;
+    REQUIRE(box.try_claim(&dummy));  // owned, with a dummy: the state a worker's turn sees
+    std::vector<node> es(10);
+    for (std::size_t i = 0; i < es.size(); ++i) {
+      es[i].id = i + 1;
+      es[i].msg.flags = i == 7 ? message_donated : 0;  // message 8 was donated once already
+      box.push(&es[i]);
+    }
+    CHECK(box.backlog(100) == 10);
+    CHECK(box.backlog(3) == 3);
+    node* out[16];
+    std::size_t n = box.take_newest(100, 4, [](const message& m) { return (m.flags & message_donated) == 0; }, out);
+    REQUIRE(n == 4);
+    // 10 is the last one reached (producers may be linking onto it), 8 is not eligible
+    CHECK(out[0]->id == 5);
+    CHECK(out[1]->id == 6);
+    CHECK(out[2]->id == 7);
+    CHECK(out[3]->id == 9);
+    CHECK(box.backlog(100) == 6);
+    CHECK(drain(box) == std::vector<std::uint64_t>{1, 2, 3, 4, 8, 10});
+  });
 }
 
-TEST_CASE("take_newest racing producers: every message leaves the mailbox exactly once" *
-          doctest::test_suite("concurrency") * doctest::timeout(60)) {
-  constexpr std::size_t producers = 3, per = 20000;
+namespace {
+struct take_newest_result {
+  std::uint64_t got = 0, once = 0, left = 0;
+};
+
+/// Workers 0-2 push numbered messages; worker 3 owns the mailbox and both pops and takes
+/// the newest, as a donating worker does, until every message has left it.
+template <class P>
+struct take_newest_racing_producers {
+  static constexpr unsigned producers = 3;
+  using node = envelope<P>;
+  P& plat;
+  const std::size_t per = std::size_t(scaled<P>(20'000));
   node dummy;
   mailbox<P> box;
-  REQUIRE(box.try_claim(&dummy));  // owned, with a dummy: the state a worker's turn sees
-  std::vector<node> es(producers * per);
-  std::vector<std::thread> ts;
-  for (std::size_t p = 0; p < producers; ++p)
-    ts.emplace_back([&, p] {
+  std::vector<node> es = std::vector<node>(producers * per);
+  take_newest_result r;
+  explicit take_newest_racing_producers(P& p) : plat(p) { box.try_claim(&dummy); }  // owned, with a dummy
+  void work(unsigned w) {
+    if (w < producers) {
       for (std::size_t i = 0; i < per; ++i) {
-        node& e = es[p * per + i];
-        e.id = p * per + i;
+        node& e = es[w * per + i];
+        e.id = w * per + i;
         box.push(&e);
       }
-    });
-  std::vector<int> seen(es.size(), 0);
-  std::size_t got = 0;
-  node* out[mailbox<P>::max_scan];
-  while (got < es.size()) {
-    node *e = nullptr, *spent = nullptr;
-    if (box.pop(e, spent) == mailbox<P>::pop_status::item) ++seen[e->id], ++got;
-    std::size_t n = box.take_newest(64, 8, [](const message&) { return true; }, out);
-    for (std::size_t i = 0; i < n; ++i) ++seen[out[i]->id], ++got;
+      return;
+    }
+    std::vector<int> seen(es.size(), 0);
+    node* out[mailbox<P>::max_scan];
+    while (r.got < es.size()) {
+      node *e = nullptr, *spent = nullptr;
+      bool moved = false;
+      if (box.pop(e, spent) == mailbox<P>::pop_status::item) ++seen[e->id], ++r.got, moved = true;
+      std::size_t n = box.take_newest(64, 8, [](const message&) { return true; }, out);
+      for (std::size_t i = 0; i < n; ++i) ++seen[out[i]->id], ++r.got, moved = true;
+      if (!moved) plat.spin_pause();
+    }
+    r.left = drain(box).size();
+    r.once = std::uint64_t(std::count(seen.begin(), seen.end(), 1));
   }
-  for (auto& t : ts) t.join();
-  CHECK(drain(box).empty());
-  CHECK(std::count(seen.begin(), seen.end(), 1) == std::ptrdiff_t(es.size()));
+  take_newest_result result() const { return r; }
+};
+}  // namespace
+
+TEST_CASE_TEMPLATE_DEFINE("take_newest racing producers: every message leaves the mailbox exactly once" *
+                              doctest::test_suite("concurrency") * doctest::timeout(60),
+                          P, take_newest_race) {
+  auto o = on_workers<P>(4, [](P& plat) { return std::make_unique<take_newest_racing_producers<P>>(plat); });
+  REQUIRE_MESSAGE(!o.aborted, o.why);
+  const std::uint64_t all = 3 * std::uint64_t(scaled<P>(20'000));
+  CHECK(o.result.got == all);
+  CHECK(o.result.once == all);
+  CHECK(o.result.left == 0);
 }
+TEST_CASE_TEMPLATE_APPLY(take_newest_race, both_platforms);
 
 // ---- donation ------------------------------------------------------------------------------
 
-TEST_CASE("donation drains the slow member's backlog on idle equals in pool" * doctest::test_suite("concurrency") *
-          doctest::timeout(60)) {
+TEST_CASE_TEMPLATE_DEFINE("donation drains the slow member's backlog on idle equals in pool" * doctest::test_suite("concurrency") *
+                              doctest::timeout(60),
+                          P, donation_pool) {
   scenario s = base("pool", "donation");
   s.workload_params = {{"bursts", std::int64_t(4)}, {"burst_size", std::int64_t(400)}, {"cost_ns", std::int64_t(2000)}};
   for (std::uint32_t workers : {1u, 2u}) {
     CAPTURE(workers);
     s.sched.workers = workers;
-    run_result r = run_on_threads(s);
+    run_result r = run_on<P>(s, 2);
     CHECK(r.ok());
     CHECK(total(r, &worker_stats::donations) > 0);
   }
 }
+TEST_CASE_TEMPLATE_APPLY(donation_pool, both_platforms);
 
 namespace {
 /// A group of `members` equals; every message goes to member 0 (the others start idle).
-/// Members count the messages that reached them flagged as donated.
+/// Members count the messages that reached them flagged as donated; detail() reports them
+/// (in simulation the workload lives in another process).
 struct flood_workload final : workload {
   static constexpr std::uint32_t members = 4;
   static constexpr std::uint64_t messages = 3000;
@@ -246,33 +280,39 @@ struct flood_workload final : workload {
   }
   std::uint64_t expected_messages() const override { return messages; }
   bool has_groups() const override { return true; }
-  std::uint64_t flagged() const {
-    std::uint64_t n = 0;
-    for (auto& t : tallies) n += t.donated;
-    return n;
+  std::string detail() const override {
+    std::uint64_t flagged = 0;
+    for (auto& t : tallies) flagged += t.donated;
+    return "flagged " + std::to_string(flagged) + ", member 0 got " + std::to_string(tallies[0].got);
   }
 };
+const bool flood_registered = register_workload({"test-flood", "every message to one member of a group of four equals", {},
+                                                 [](const workload_params&, std::uint64_t) { return std::make_unique<flood_workload>(); }});
 }  // namespace
 
-TEST_CASE("a donated message is never donated again" * doctest::test_suite("concurrency") * doctest::timeout(60)) {
+TEST_CASE_TEMPLATE_DEFINE("a donated message is never donated again" * doctest::test_suite("concurrency") * doctest::timeout(60), P,
+                          donated_once) {
   // Recipients of member 0's backlog become backlogged themselves, with donated messages
   // only: if those were donated on, one message would count as two donations but arrive,
   // flagged, once.
-  scheduler_config c;
-  c.policy = "donation";
-  c.checks = true;
+  REQUIRE(flood_registered);
+  scenario s = base("test-flood", "donation");
   for (std::uint32_t workers : {1u, 2u, 3u}) {
     CAPTURE(workers);
-    c.workers = workers;
-    flood_workload w;
-    run_result r = run_on_threads(c, w);
+    s.sched.workers = workers;
+    run_result r = run_on<P>(s, 3);
     CHECK(r.ok());
-    CHECK(w.flagged() > 0);
-    CHECK(total(r, &worker_stats::donations) == w.flagged());
-    CHECK(w.tallies[0].got < flood_workload::messages);  // member 0 did not process them all
+    std::uint64_t flagged = 0, first_got = 0;
+    REQUIRE_MESSAGE(std::sscanf(r.detail.c_str(), "flagged %" SCNu64 ", member 0 got %" SCNu64, &flagged, &first_got) == 2, r.detail);
+    CHECK(flagged > 0);
+    CHECK(total(r, &worker_stats::donations) == flagged);
+    CHECK(first_got < flood_workload::messages);  // member 0 did not process them all
   }
 }
+TEST_CASE_TEMPLATE_APPLY(donated_once, both_platforms);
 
+// On threads only: validate() refuses donation on a workload without groups, and both backends
+// validate a scenario; run_on_threads alone also takes a built workload, past the check.
 TEST_CASE("donation leaves actors outside groups alone" * doctest::test_suite("concurrency") * doctest::timeout(60)) {
   // skewed has no groups; built and run directly (validate() would refuse the scenario)
   const workload_info& info = *find_workload("skewed");
@@ -290,26 +330,28 @@ TEST_CASE("donation leaves actors outside groups alone" * doctest::test_suite("c
 
 // ---- sharing -------------------------------------------------------------------------------
 
-TEST_CASE("sharing hands pending actors to a hungry dispatcher, distribution never moves one" *
-          doctest::test_suite("concurrency") * doctest::timeout(60)) {
+TEST_CASE_TEMPLATE_DEFINE("sharing hands pending actors to a hungry dispatcher, distribution never moves one" *
+                              doctest::test_suite("concurrency") * doctest::timeout(60),
+                          P, sharing_feeds) {
   // skewed: every tenth actor is hot, and round robin over two dispatchers puts all of them
   // on dispatcher 0; dispatcher 1 runs out of work early and goes hungry.
   scenario s = base("skewed", "sharing");
   s.workload_params = {{"actors", std::int64_t(200)}, {"messages", std::int64_t(20000)}, {"cost_ns", std::int64_t(2000)}};
   s.sched.workers = 2;
   s.sched.idle.strategy = "park";
-  run_result shared = run_on_threads(s);
+  run_result shared = run_on<P>(s, 2);
   REQUIRE(shared.ok());
   CHECK(total(shared, &worker_stats::migrations) > 0);
   // dispatcher 1 owns only cold actors (about 5% of the messages) until it is fed
   CHECK(shared.per_worker[1].messages > shared.messages / 10);  // twice what it owns
 
   s.sched.policy = "distribution";
-  run_result dist = run_on_threads(s);
+  run_result dist = run_on<P>(s, 2);
   REQUIRE(dist.ok());
   CHECK(total(dist, &worker_stats::migrations) == 0);
   CHECK(dist.per_worker[0].messages > dist.messages * 9 / 10);
 }
+TEST_CASE_TEMPLATE_APPLY(sharing_feeds, both_platforms);
 
 // ---- adaptive ------------------------------------------------------------------------------
 
@@ -329,13 +371,14 @@ scenario burst_scenario(std::uint32_t workers, std::uint32_t min_w, std::uint32_
 }
 }  // namespace
 
-TEST_CASE("adaptive starts threads during a burst and retires them after it" * doctest::test_suite("concurrency") *
-          doctest::timeout(60)) {
+TEST_CASE_TEMPLATE_DEFINE("adaptive starts threads during a burst and retires them after it" * doctest::test_suite("concurrency") *
+                              doctest::timeout(60),
+                          P, adaptive_grows) {
   scenario s = burst_scenario(1, 1, 3);
   // the light phase after the burst: 20000 x 2 us of work on one thread, about 40 ms; idle
   // threads retire after 0.5 ms, so every extra thread has long retired when the run ends
   s.workload_params["idle_msgs"] = std::int64_t(20000);
-  run_result r = run_on_threads(s);
+  run_result r = run_on<P>(s, 3);
   REQUIRE(r.ok());
   INFO("peak ", r.peak_workers, ", final ", r.final_workers, ", scale-up ", r.scale_up_s, " s");
   MESSAGE("adaptive on burst: peak ", r.peak_workers, ", final ", r.final_workers, ", scale-up ", r.scale_up_s,
@@ -358,10 +401,12 @@ TEST_CASE("adaptive starts threads during a burst and retires them after it" * d
   CHECK(r.scale_up_s == doctest::Approx(first_at_peak - first_start));
   CHECK(r.scale_up_s < r.wall_s);
 }
+TEST_CASE_TEMPLATE_APPLY(adaptive_grows, both_platforms);
 
-TEST_CASE("adaptive never runs fewer than min_workers nor more than max_workers threads" *
-          doctest::test_suite("concurrency") * doctest::timeout(60)) {
-  run_result r = run_on_threads(burst_scenario(2, 2, 3));
+TEST_CASE_TEMPLATE_DEFINE("adaptive never runs fewer than min_workers nor more than max_workers threads" *
+                              doctest::test_suite("concurrency") * doctest::timeout(60),
+                          P, adaptive_bounds) {
+  run_result r = run_on<P>(burst_scenario(2, 2, 3), 3);
   REQUIRE(r.ok());
   for (auto& [t, n] : r.thread_timeline) {
     CHECK(n >= 2);
@@ -369,9 +414,11 @@ TEST_CASE("adaptive never runs fewer than min_workers nor more than max_workers 
   }
   CHECK(r.final_workers >= 2);
 }
+TEST_CASE_TEMPLATE_APPLY(adaptive_bounds, both_platforms);
 
-TEST_CASE("adaptive at max_workers rebalances to the least-loaded thread instead of starting one" *
-          doctest::test_suite("concurrency") * doctest::timeout(60)) {
+TEST_CASE_TEMPLATE_DEFINE("adaptive at max_workers rebalances to the least-loaded thread instead of starting one" *
+                              doctest::test_suite("concurrency") * doctest::timeout(60),
+                          P, adaptive_rebalances) {
   // skewed: every tenth actor is hot, and round robin over the two threads homes all of
   // them on thread 0, which is overloaded while thread 1 soon runs out of its cold ones.
   // At max_workers = 2 thread 0 must move actors to thread 1 instead of starting a third:
@@ -385,7 +432,7 @@ TEST_CASE("adaptive at max_workers rebalances to the least-loaded thread instead
   s.sched.max_workers = 2;
   s.sched.overload_after = 200;
   s.sched.idle.strategy = "park";
-  run_result r = run_on_threads(s);
+  run_result r = run_on<P>(s, 2);
   REQUIRE(r.ok());
   CHECK(r.peak_workers == 2);
   CHECK(r.final_workers == 2);
@@ -394,21 +441,24 @@ TEST_CASE("adaptive at max_workers rebalances to the least-loaded thread instead
   CHECK(r.per_worker[0].migrations > 0);  // thread 0 moved hot actors away
   CHECK(r.per_worker[1].messages > r.messages / 10);
 }
+TEST_CASE_TEMPLATE_APPLY(adaptive_rebalances, both_platforms);
 
-TEST_CASE("policies that never change their thread count report a flat timeline" * doctest::test_suite("concurrency") *
-          doctest::timeout(60)) {
+TEST_CASE_TEMPLATE_DEFINE("policies that never change their thread count report a flat timeline" * doctest::test_suite("concurrency") *
+                              doctest::timeout(60),
+                          P, flat_timeline) {
   for (const char* p : {"shared-queue", "distribution", "sharing", "stealing"}) {
     CAPTURE(p);
     scenario s = burst_scenario(2, 1, 0);
     s.sched.policy = p;
     s.workload_params["burst_msgs"] = std::int64_t(400);
     s.workload_params["idle_msgs"] = std::int64_t(100);
-    run_result r = run_on_threads(s);
+    run_result r = run_on<P>(s, 2);
     CHECK(r.ok());
     CHECK(r.peak_workers == 2);
     CHECK(r.final_workers == 2);
     CHECK(r.scale_up_s == 0);
   }
 }
+TEST_CASE_TEMPLATE_APPLY(flat_timeline, both_platforms);
 
 TEST_SUITE_END();

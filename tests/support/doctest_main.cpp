@@ -10,6 +10,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT_WITH_MAIN
 #include <doctest/doctest.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -18,6 +19,10 @@
 #include "runtime/deadline.hpp"
 
 namespace {
+
+// Failed assertions in this process: a simulation's checks run in a forked child, which
+// sends this count back (platform_harness.hpp) since its own doctest results die with it.
+std::atomic<unsigned long> failed_asserts{0};
 
 class deadline_listener final : public doctest::IReporter {
  public:
@@ -42,7 +47,9 @@ class deadline_listener final : public doctest::IReporter {
   void test_case_exception(const doctest::TestCaseException&) override {}
   void subcase_start(const doctest::SubcaseSignature&) override {}
   void subcase_end() override {}
-  void log_assert(const doctest::AssertData&) override {}
+  void log_assert(const doctest::AssertData& a) override {
+    if (a.m_failed) failed_asserts.fetch_add(1);
+  }
   void log_message(const doctest::MessageData&) override {}
   void test_case_skipped(const doctest::TestCaseData&) override {}
 
@@ -51,5 +58,9 @@ class deadline_listener final : public doctest::IReporter {
 };
 
 }  // namespace
+
+namespace twinsched::testing {
+unsigned long failed_checks() { return failed_asserts.load(); }
+}  // namespace twinsched::testing
 
 REGISTER_LISTENER("deadline", 1, deadline_listener);

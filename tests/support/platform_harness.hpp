@@ -10,8 +10,14 @@
 // copyable. A simulation that hangs stops at its simulated time limit and comes back as
 // `aborted`, with the hang report (the caller CHECKs it).
 // Busy loops in a body must call plat.spin_pause(): in simulation that is what advances
-// the clock and lets the other workers run.
+// the clock and lets the other workers run. `on_one_worker<P>(body)` runs a sequential test
+// body, with its CHECKs, on P: on threads in the test itself; in simulation on the one worker
+// of a simulation in a child process, which counts its failed checks and sends the count back.
 #pragma once
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <iostream>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -23,6 +29,9 @@
 #include "sim/sim_platform.hpp"
 
 namespace twinsched::testing {
+
+/// Failed doctest assertions in this process so far (support/doctest_main.cpp).
+unsigned long failed_checks();
 
 template <class R>
 struct outcome {
@@ -70,6 +79,39 @@ auto on_workers(unsigned n, Make make) {
     out.result = got.result;
   }
   return out;
+}
+
+/// Runs `body(plat)` once on P. On threads, here. In simulation, on the one worker of a
+/// simulation in a forked child: a failed CHECK prints there and is counted, a failed
+/// REQUIRE ends the body, and the count comes back to fail the case here.
+template <class P, class Body>
+void on_one_worker(Body body) {
+  if constexpr (std::is_same_v<P, thread_platform>) {
+    thread_platform plat;
+    body(plat);
+  } else {
+    struct state {
+      P& plat;
+      Body body;
+      unsigned long failed = 0;
+      state(P& p, Body b) : plat(p), body(std::move(b)) {}
+      void work(unsigned) {
+        const unsigned long before = failed_checks();
+        try {
+          body(plat);
+        } catch (...) {  // a REQUIRE's (already reported), or the body's own
+          ++failed;
+        }
+        failed += failed_checks() - before;
+        std::cout.flush();  // the child ends without flushing what doctest printed
+        std::fflush(stdout);
+      }
+      unsigned long result() const { return failed; }
+    };
+    auto o = on_workers<P>(1, [&](P& plat) { return std::make_unique<state>(plat, body); });
+    REQUIRE_MESSAGE(!o.aborted, o.why);
+    CHECK_MESSAGE(o.result == 0, "the simulation failed checks (printed above)");
+  }
 }
 
 /// The platforms a protocol test runs on. ThreadSanitizer builds leave out the simulator:
