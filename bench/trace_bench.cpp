@@ -3,7 +3,7 @@
 //
 // Before any timing, main calibrates the burn loop (bench/warm_up.hpp), and one untimed round
 // runs every level once (a warm-up) before the N measured, interleaved rounds. It ends with the
-// host's line transfer before each round and after the last (sim/calibrate.hpp's probe): on a
+// host's line transfer before each round and after the last (twin/calibrate.hpp's probe): on a
 // VM whose host moves its CPUs apart now and then, that says which state each round ran in.
 #include <unistd.h>
 
@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "runtime/run_threads.hpp"
-#include "sim/calibrate.hpp"
+#include "twin/calibrate.hpp"
 #include "traces/recorder.hpp"
 #include "traces/trace_reader.hpp"
 #include "bench/median.hpp"

@@ -8,7 +8,7 @@
 #include <variant>
 
 #include "models/workload/workload.hpp"
-#include "sim/calibrate.hpp"
+#include "twin/calibrate.hpp"
 
 namespace twinsched::cli {
 namespace {

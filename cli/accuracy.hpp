@@ -80,7 +80,7 @@ struct accuracy_setup {
 
 /// Whether one line-transfer probe finds this machine in the state its model describes:
 /// within 2x of the model's figure (a VM host's two states differ by far more: same_line_state,
-/// sim/calibrate.hpp). True when the model has no figure.
+/// twin/calibrate.hpp). True when the model has no figure.
 bool probe_matches(const accuracy_setup& setup, double probe_ns);
 /// Whether the host check passes: no compared case was left out for want of a real run in the
 /// model's state, and every probe matched unless re-runs replaced what the others spoiled.

@@ -23,7 +23,7 @@
 #include "cli/sim_progress.hpp"
 #include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"
-#include "sim/calibrate.hpp"
+#include "twin/calibrate.hpp"
 #include "sim/machine_model.hpp"
 #include "traces/output_file.hpp"
 #include "sim/run_sim.hpp"

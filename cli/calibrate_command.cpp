@@ -1,4 +1,4 @@
-// `twinsched calibrate`: measure this machine's costs (sim/calibrate.hpp) and write them as a machine model file.
+// `twinsched calibrate`: measure this machine's costs (twin/calibrate.hpp) and write them as a machine model file.
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -8,7 +8,7 @@
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
-#include "sim/calibrate.hpp"
+#include "twin/calibrate.hpp"
 #include "sim/machine_model.hpp"
 #include "traces/output_file.hpp"
 

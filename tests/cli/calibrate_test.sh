@@ -49,7 +49,7 @@ grep -q '^name = "second"' "$dir/b.toml"
 # (~0.1 ns), and moves between these within seconds (a fresh-clone run: 0.137 vs 67.3 ns, lock
 # hand-off 17.6 vs 264). Every two-thread term moves with it, so a pair from two states says
 # nothing about calibrate: the second is taken again, up to 4 more times, until its line
-# transfer is within 2x of the first's (`same_line_state`, sim/calibrate.hpp; `accuracy`'s host
+# transfer is within 2x of the first's (`same_line_state`, twin/calibrate.hpp; `accuracy`'s host
 # check). The pair compared below is always of one state, and is compared in full.
 line_ns() { sed -n 's/^line_transfer_same_socket_ns = \([0-9.]*\).*/\1/p' "$1"; }
 same_state() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= 2 * b && b <= 2 * a) }'; }

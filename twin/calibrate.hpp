@@ -1,7 +1,7 @@
 // Calibration: measures this machine's cost of every term a machine model has and writes them as a machine model file.
 //
 // `twinsched calibrate` (cli/calibrate_command.cpp) runs it. Every term is the median of
-// several repetitions; what each one measures is said in calibrate.cpp, next to the code, and
+// several repetitions; what each one measures is said in twin/calibrate.cpp (its steps beside it), and
 // in the file it writes. It runs microbenchmarks of the platform's own operations and of the
 // runtime's data structures (mailbox, envelope pool, deque: the same templates the scheduler
 // uses, instantiated over the real platform and, to learn what the model already charges for
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "machine_model.hpp"
+#include "sim/machine_model.hpp"
 
 namespace twinsched {
 
