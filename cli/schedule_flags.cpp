@@ -1,7 +1,6 @@
 // The schedule flags of `sim` and `explore` (schedule_flags.hpp).
 #include "cli/schedule_flags.hpp"
 
-#include <cstdio>
 #include <stdexcept>
 
 #include <CLI/CLI.hpp>
@@ -78,13 +77,6 @@ schedule_spec schedule_flags::resolve() const {
   if (s.strategy != "pct") unused(depth_opt, "--depth", "it is pct's depth");
   if (s.strategy != "random" && s.strategy != "pct") unused(delay_opt, "--delay", "random and pct draw delays from it");
   return s;
-}
-
-std::string describe_preemption(const preemption& p) {
-  char d[32];
-  std::snprintf(d, sizeof d, "%.1f us", p.delay_ns / 1000);
-  return "worker " + std::to_string(p.worker) + " before its operation " + std::to_string(p.op) +
-         (p.where.empty() ? "" : " (" + p.where + ")") + ", preempted for " + d;
 }
 
 }  // namespace twinsched::cli

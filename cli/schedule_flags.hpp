@@ -24,8 +24,4 @@ struct schedule_flags {
   schedule_spec resolve() const;
 };
 
-/// One preemption as a line a person reads: "worker 0 before its operation 5213
-/// (models/parking.hpp:71), preempted for 12.3 us".
-std::string describe_preemption(const preemption& p);
-
 }  // namespace twinsched::cli

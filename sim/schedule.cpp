@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <sstream>
 #include <stdexcept>
@@ -56,6 +57,13 @@ std::string describe_schedule(const schedule_spec& s) {
   if (s.strategy == "pct") out << " depth=" << s.depth << " horizon=" << s.horizon;
   out << " delay=" << shortest(s.min_delay_ns) << ".." << shortest(s.max_delay_ns);
   return out.str();
+}
+
+std::string describe_preemption(const preemption& p) {
+  char d[32];
+  std::snprintf(d, sizeof d, "%.1f us", p.delay_ns / 1000);
+  return "worker " + std::to_string(p.worker) + " before its operation " + std::to_string(p.op) +
+         (p.where.empty() ? "" : " (" + p.where + ")") + ", preempted for " + d;
 }
 
 schedule_spec parse_schedule(const std::string& text) {

@@ -63,6 +63,9 @@ std::vector<preemption> parse_preemptions(const std::string& text);
 /// "list 0:5213:12300,2:880:4000".
 std::string describe_schedule(const schedule_spec& s);
 schedule_spec parse_schedule(const std::string& text);
+/// One preemption as a line a person reads: "worker 0 before its operation 5213
+/// (models/parking.hpp:71), preempted for 12.3 us".
+std::string describe_preemption(const preemption& p);
 
 namespace sim_detail {
 

@@ -1,13 +1,11 @@
-// The local sweep runner: a pool of simulation processes polled together, then the real runs in turn.
+// The local sweep runner: the simulations in the process pool (jobs/process_pool.hpp), then the real runs in turn.
 #include "sweep/local_runner.hpp"
 
-#include <fcntl.h>
-#include <poll.h>
-
-#include <algorithm>
 #include <chrono>
 #include <exception>
+#include <memory>
 
+#include "jobs/process_pool.hpp"
 #include "runtime/run_threads.hpp"
 #include "sim/run_sim.hpp"
 
@@ -19,50 +17,24 @@ using clock_type = std::chrono::steady_clock;
 double since(clock_type::time_point t0) { return std::chrono::duration<double>(clock_type::now() - t0).count(); }
 
 void run_sim_cells(const std::vector<const sweep_cell*>& cells, unsigned jobs, const sweep_run_hooks& hooks) {
-  struct slot {
-    const sweep_cell* cell;
-    running_simulation sim;
-    clock_type::time_point t0;
-  };
-  std::vector<slot> running;
-  std::size_t next = 0;
-  auto last_tick = clock_type::now();
-  while (next < cells.size() || !running.empty()) {
-    while (running.size() < std::max(1u, jobs) && next < cells.size()) {
-      const sweep_cell* c = cells[next++];
-      const auto t0 = clock_type::now();
-      try {
-        running_simulation sim = start_simulation(c->s, c->o);
-        ::fcntl(sim.fd, F_SETFL, ::fcntl(sim.fd, F_GETFL) | O_NONBLOCK);
-        running.push_back({c, std::move(sim), t0});
-      } catch (const std::exception& e) {
-        hooks.on_row(error_row(*c, e.what(), since(t0)));
-      }
-    }
-    if (running.empty()) continue;
-    std::vector<pollfd> fds;
-    for (auto& r : running) fds.push_back({r.sim.fd, POLLIN, 0});
-    ::poll(fds.data(), fds.size(), 250);
-    for (std::size_t k = 0; k < running.size();) {
-      if (!read_available(running[k].sim)) {
-        ++k;
-        continue;
-      }
-      sweep_row row;
-      try {
-        sim_result r = finish_simulation(running[k].sim);
-        row = make_row(*running[k].cell, r, since(running[k].t0));
-      } catch (const std::exception& e) {  // the simulation process died
-        row = error_row(*running[k].cell, e.what(), since(running[k].t0));
-      }
-      running.erase(running.begin() + std::ptrdiff_t(k));
-      hooks.on_row(row);
-    }
-    if (hooks.tick && clock_type::now() - last_tick >= std::chrono::milliseconds(250)) {
-      hooks.tick();
-      last_tick = clock_type::now();
-    }
-  }
+  std::vector<clock_type::time_point> t0(cells.size());
+  jobs::pool_options o;
+  o.jobs = jobs;
+  o.poll_wait = o.tick_every = std::chrono::milliseconds(250);
+  if (hooks.tick) o.tick = [&](std::size_t, std::size_t) { hooks.tick(); };
+  jobs::run_pool(
+      cells.size(), o,
+      [&](std::size_t i) {
+        t0[i] = clock_type::now();
+        auto sim = std::make_shared<running_simulation>(start_simulation(cells[i]->s, cells[i]->o));
+        return jobs::started_job{sim->fd, [sim] { return read_available(*sim); }, [&, i, sim] {
+                                   const sweep_row row = make_row(*cells[i], finish_simulation(*sim), since(t0[i]));
+                                   hooks.on_row(row);
+                                   return row.verdict != "OK";
+                                 }};
+      },
+      // the simulation could not start, or its process died
+      [&](std::size_t i, const std::string& what) { hooks.on_row(error_row(*cells[i], what, since(t0[i]))); });
 }
 
 }  // namespace
