@@ -1,44 +1,29 @@
 // `twinsched sweep SPEC.toml`: every combination of a sweep file's axes, run locally (--jobs) or as a Slurm job array, results appended per cell.
-#include <unistd.h>
-
 #include <algorithm>
-#include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <map>
 #include <memory>
-#include <set>
+#include <optional>
+#include <stdexcept>
 #include <string>
 #include <thread>
-#include <vector>
+#include <tuple>
+#include <utility>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
-#include "scenarios/scenario_loader.hpp"
-#include "sweep/effective_scenario.hpp"
-#include "sweep/local_runner.hpp"
-#include "sweep/result_files.hpp"
-#include "sweep/slurm.hpp"
-#include "sweep/sweep_report.hpp"
-#include "traces/output_file.hpp"
+#include "sweep/sweep_run.hpp"
 
 namespace twinsched::cli {
 namespace {
 
-namespace fs = std::filesystem;
-
 struct sweep_cli {
-  std::string file, out, report, heatmap, slice;
-  std::vector<std::string> axes, params, slurm_opts;
-  unsigned jobs = std::max(1u, std::thread::hardware_concurrency());
-  std::size_t tasks = 16;
-  bool resume = false, overwrite = false, dry_run = false, slurm = false, no_wait = false, gather = false;
+  sweep_request r;
+  std::string slice;
+  sweep_cli() { r.jobs = std::max(1u, std::thread::hardware_concurrency()); }
 };
-
-std::string plural(std::size_t n, const std::string& what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
 
 /// "K/T" -> (K, T) with K < T; throws std::invalid_argument.
 std::pair<std::size_t, std::size_t> parse_slice(const std::string& text) {
@@ -49,268 +34,19 @@ std::pair<std::size_t, std::size_t> parse_slice(const std::string& text) {
   return {k, t};
 }
 
-/// Counters and the progress line of one sweep.
-struct tally {
-  std::size_t total = 0, done = 0, ok = 0, fail = 0, error = 0;
-  std::string status(const progress& p) const {
-    const double t = p.elapsed_s(), rate = t > 0 ? double(done) / t : 0;
-    std::string s = std::to_string(done) + "/" + std::to_string(total) + " cells, " + std::to_string(fail + error) +
-                    " failed, " + fixed_rate(rate) + " cells/s, " + duration_text(t) + " elapsed";
-    if (done > 0 && done < total) s += ", ETA " + duration_text(t / double(done) * double(total - done));
-    return s;
-  }
-  void count(const sweep_row& r) {
-    ++done;
-    (r.verdict == "OK" ? ok : r.verdict == "FAIL" ? fail : error) += 1;
-  }
-  static std::string fixed_rate(double r) {
-    char b[32];
-    std::snprintf(b, sizeof b, r < 10 ? "%.2f" : "%.1f", r);
-    return b;
-  }
+/// The sweep's progress on the command's progress line: live on a terminal, else a line every 10 s.
+class progress_display final : public sweep_display {
+ public:
+  void start() override { p_.emplace("sweep", progress::mode_or_lines(false), 1.0, 10.0); }
+  void update(const std::string& status) override { p_->update(status); }
+  void note(const std::string& line) override { p_->print(std::cerr, line); }
+  void finish() override { p_->finish(); }
+  double elapsed_s() const override { return p_->elapsed_s(); }
+  std::string duration_text(double s) const override { return cli::duration_text(s); }
+
+ private:
+  std::optional<progress> p_;
 };
-
-sweep_spec load_spec(const sweep_cli& c) {
-  sweep_spec spec = load_sweep_file(c.file);
-  for (const auto& a : c.axes) apply_axis_override(spec, a);
-  for (const auto& p : c.params) apply_param(spec, p);  // after --axis: a --param may not name an axis
-  return spec;
-}
-
-void write_report(const sweep_cli& c, const sweep_spec& spec, const std::map<std::string, sweep_row>& rows) {
-  if (c.report.empty()) return;
-  sweep_report_options ro;
-  if (!c.heatmap.empty()) {
-    ro.heat_x = c.heatmap.substr(0, c.heatmap.find(','));
-    ro.heat_y = c.heatmap.substr(c.heatmap.find(',') + 1);
-  }
-  files::output_file f(c.report);
-  write_sweep_report(f.stream(), spec, rows, ro);
-  f.commit();
-  std::cout << "report " << c.report << '\n';
-}
-
-/// Refuses rows that ran something other than their cell does now: results of another sweep.
-void check_rows(const std::vector<sweep_cell>& cells, const std::map<std::string, sweep_row>& rows,
-                const std::string& file) {
-  for (const auto& cell : cells) {
-    auto it = rows.find(cell.key);
-    if (it == rows.end()) continue;
-    std::vector<std::string> d = differences(it->second.scenario, cell.effective);
-    if (it->second.cell != cell.index)
-      d.insert(d.begin(), "it was cell " + std::to_string(it->second.cell) + ", is cell " + std::to_string(cell.index));
-    if (!d.empty())
-      throw scenario_error(file, 0, 0, "the row of " + cell.key + " is another sweep's (" + d.front() +
-                                           (d.size() > 1 ? "; and " + plural(d.size() - 1, "more difference") : "") +
-                                           "): cannot resume it (--overwrite starts anew)");
-  }
-}
-
-/// The settings every cell shares, "k=v k=v ...", for --dry-run.
-std::string shared_settings(const std::vector<sweep_cell>& cells) {
-  if (cells.empty()) return "";
-  std::vector<std::pair<std::string, nlohmann::ordered_json>> common = leaves(cells.front().effective);
-  for (const auto& cell : cells) {
-    std::map<std::string, nlohmann::ordered_json> mine;
-    for (auto& [k, v] : leaves(cell.effective)) mine.emplace(k, v);
-    std::erase_if(common, [&](const auto& kv) {
-      auto it = mine.find(kv.first);
-      return it == mine.end() || it->second != kv.second;
-    });
-  }
-  std::string s;
-  for (auto& [k, v] : common) s += (s.empty() ? "" : " ") + k + "=" + leaf_text(v);
-  return s;
-}
-
-/// Appends the tasks' done rows that the sweep's own files lack; returns how many.
-std::size_t gather(const sweep_spec& spec, const std::vector<sweep_cell>& cells, const std::string& dir,
-                   result_files& results) {
-  std::set<std::string> keys;
-  for (const auto& cell : cells) keys.insert(cell.key);
-  std::size_t added = 0;
-  std::error_code ec;
-  std::vector<std::string> files;
-  for (const auto& e : fs::directory_iterator(dir, ec))
-    if (e.path().extension() == ".jsonl" && e.path().filename().string().rfind("task-", 0) == 0)
-      files.push_back(e.path().string());
-  std::sort(files.begin(), files.end());
-  for (const auto& f : files) {
-    auto rows = read_rows(spec, f);
-    check_rows(cells, rows, f);
-    for (auto& [key, row] : rows) {
-      if (!keys.count(key) || !row.done()) continue;
-      auto it = results.rows().find(key);
-      if (it != results.rows().end() && it->second.done()) continue;
-      results.append(row);
-      ++added;
-    }
-  }
-  return added;
-}
-
-/// Cells without a done row, in grid order.
-std::vector<const sweep_cell*> missing_cells(const std::vector<sweep_cell>& cells, const result_files& results) {
-  std::vector<const sweep_cell*> v;
-  for (const auto& cell : cells) {
-    auto it = results.rows().find(cell.key);
-    if (it == results.rows().end() || !it->second.done()) v.push_back(&cell);
-  }
-  return v;
-}
-
-int finish(const sweep_cli& c, const sweep_spec& spec, const std::vector<sweep_cell>& cells, result_files& results,
-           const std::string& ran) {
-  std::size_t ok = 0, fail = 0, error = 0;
-  for (const auto& cell : cells) {
-    auto it = results.rows().find(cell.key);
-    if (it == results.rows().end()) continue;
-    (it->second.verdict == "OK" ? ok : it->second.verdict == "FAIL" ? fail : error) += 1;
-  }
-  const std::size_t missing = cells.size() - ok - fail - error;
-  std::cout << "sweep " << spec.name << ": " << plural(cells.size(), "cell") << "; " << ran << "; " << ok << " OK, "
-            << fail << " FAIL, " << error << " ERROR" << (missing ? ", " + std::to_string(missing) + " not run" : "")
-            << '\n';
-  std::cout << "results " << results.csv_path() << ", " << results.jsonl_path() << " (what ran: "
-            << results.record_path() << ")\n";
-  write_report(c, spec, results.rows());
-  return ok == cells.size() ? 0 : 1;
-}
-
-int run_slurm(const sweep_cli& c, const sweep_spec& spec, const std::vector<sweep_cell>& cells, result_files& results,
-              const std::string& prefix) {
-  const std::string dir = fs::absolute(prefix + ".slurm").lexically_normal().string();
-  fs::create_directories(dir);
-  if (c.overwrite && !c.gather)
-    for (const auto& e : fs::directory_iterator(dir))
-      if (e.path().filename().string().rfind("task-", 0) == 0) fs::remove(e.path());
-  std::size_t gathered = gather(spec, cells, dir, results);
-  if (gathered) std::cerr << "sweep: gathered " << plural(gathered, "row") << " from " << dir << '\n';
-  auto missing = missing_cells(cells, results);
-  if (c.gather || missing.empty())
-    return finish(c, spec, cells, results, missing.empty() ? "nothing left to run" : "gathered from " + dir);
-
-  slurm_job job;
-  job.twinsched = fs::read_symlink("/proc/self/exe").string();
-  job.sweep_args.push_back(fs::absolute(c.file).lexically_normal().string());
-  for (const auto& a : c.axes) job.sweep_args.push_back("--axis=" + a);
-  for (const auto& p : c.params) job.sweep_args.push_back("--param=" + p);
-  job.dir = dir;
-  job.tasks = std::min(c.tasks, cells.size());
-  std::set<std::size_t> array;
-  for (const sweep_cell* cell : missing) array.insert(task_of(cell->index, job.tasks));
-  job.array.assign(array.begin(), array.end());
-  job.jobs = 1;
-  job.sbatch_options = c.slurm_opts;
-  std::string id;
-  try {
-    id = submit(job, "twinsched-" + spec.name);
-  } catch (const std::runtime_error& e) {
-    throw scenario_error("--slurm", 0, 0, e.what());
-  }
-  std::cout << "sweep " << spec.name << ": submitted Slurm job " << id << " (" << plural(job.array.size(), "array task")
-            << " of " << job.tasks << " for " << plural(missing.size(), "cell") << "; script " << dir << "/job.sh)\n"
-            << std::flush;
-  if (c.no_wait) {
-    std::cout << "when it has ended: twinsched sweep " << c.file << " --slurm --gather -o " << prefix
-              << " (then --slurm --resume re-submits what failed)\n";
-    return 0;
-  }
-  progress p("sweep", progress::mode_or_lines(false), 1.0, 10.0);
-  auto count_done = [&] {
-    std::size_t n = 0;
-    for (std::size_t k : job.array) {
-      std::ifstream f(task_prefix(dir, k) + ".jsonl");
-      n += std::size_t(std::count(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>(), '\n'));
-    }
-    return n;
-  };
-  wait_for_job(id, [&] {
-    p.update("Slurm job " + id + ": " + std::to_string(count_done()) + "/" + std::to_string(missing.size()) +
-             " cells, " + p.elapsed_text() + " elapsed");
-  });
-  p.finish();
-  gathered = gather(spec, cells, dir, results);
-  const std::string ran = "Slurm job " + id + " ran " + plural(gathered, "cell") + " in " + p.elapsed_text();
-  auto still = missing_cells(cells, results);
-  if (!still.empty()) {
-    std::map<std::size_t, std::size_t> per_task;
-    for (const sweep_cell* cell : still) ++per_task[task_of(cell->index, job.tasks)];
-    for (auto& [k, n] : per_task)
-      std::cerr << "sweep: task " << k << " failed: " << plural(n, "cell") << " missing (log " << dir << "/task-" << k
-                << ".log)\n";
-    std::cerr << "sweep: re-submit the failed tasks with --slurm --resume\n";
-  }
-  return finish(c, spec, cells, results, ran);
-}
-
-int run(const sweep_cli& c) {
-  sweep_spec spec = load_spec(c);
-  std::vector<sweep_cell> cells = expand(spec);
-  if (!c.heatmap.empty()) {
-    const std::string x = c.heatmap.substr(0, c.heatmap.find(',')), y = c.heatmap.substr(c.heatmap.find(',') + 1);
-    for (const std::string& a : {x, y})
-      if (std::none_of(spec.axes.begin(), spec.axes.end(), [&](const sweep_axis& ax) { return ax.name == a; }))
-        throw scenario_error("--heatmap " + c.heatmap, 0, 0, "'" + a + "' is not an axis of this sweep");
-  }
-  if (c.dry_run) {
-    for (const auto& cell : cells) std::cout << cell.index << '\t' << cell.key << '\n';
-    std::cout << "every cell: " << shared_settings(cells) << '\n';
-    std::cout << "sweep " << spec.name << ": " << plural(cells.size(), "cell") << '\n';
-    return 0;
-  }
-  std::size_t slice_k = 0, slice_t = 1;
-  if (!c.slice.empty()) std::tie(slice_k, slice_t) = parse_slice(c.slice);
-  if (slice_t > 1) {
-    std::vector<sweep_cell> mine;
-    for (auto& cell : cells)
-      if (task_of(cell.index, slice_t) == slice_k) mine.push_back(std::move(cell));
-    cells = std::move(mine);
-  }
-  const std::string prefix = c.out.empty() ? spec.name : c.out;
-  files::check_output(prefix, "-o");  // a folder ("results/") would get hidden ".csv" files
-  std::vector<std::string> inputs{c.file, spec.base.source};
-  for (const char* ext : {".csv", ".jsonl", ".sweep.json"}) files::check_output(prefix + ext, "-o", inputs);
-  if (!c.report.empty()) {
-    for (const char* ext : {".csv", ".jsonl", ".sweep.json"}) inputs.push_back(prefix + ext);
-    files::check_output(c.report, "--report", inputs);
-  }
-  const auto mode = c.resume || c.gather ? result_files::mode::resume
-                    : c.overwrite        ? result_files::mode::overwrite
-                                         : result_files::mode::create;
-  result_files results(spec, prefix, mode);
-  if (results.dropped())
-    std::cerr << "sweep: the last row of " << results.jsonl_path() << " was cut short: dropped, its cell runs again\n";
-  check_rows(cells, results.rows(), results.jsonl_path());
-  if (c.slurm || c.gather) return run_slurm(c, spec, cells, results, prefix);
-
-  auto todo = missing_cells(cells, results);
-  const std::size_t skipped = cells.size() - todo.size();
-  if (skipped) std::cerr << "sweep: " << plural(skipped, "cell") << " already done in " << results.jsonl_path() << ", skipped\n";
-  tally t;
-  t.total = todo.size();
-  progress p("sweep", progress::mode_or_lines(false), 1.0, 10.0);
-  sweep_run_hooks hooks;
-  hooks.on_row = [&](const sweep_row& r) {
-    results.append(r);
-    t.count(r);
-    if (r.verdict != "OK") {
-      const std::string why = r.error.empty() ? "the run's verdict failed" : r.error.substr(0, r.error.find('\n'));
-      p.print(std::cerr, "sweep: cell " + std::to_string(r.cell) + " (" + r.key + "): " + r.verdict + ": " + why);
-    }
-    p.update(t.status(p));
-  };
-  hooks.tick = [&] { p.update(t.status(p)); };
-  run_cells(todo, c.jobs, hooks);
-  p.finish();
-  const double secs = p.elapsed_s();
-  std::string ran = "ran " + std::to_string(todo.size()) + " in " + duration_text(secs) +
-                    (secs > 0 && !todo.empty() ? " (" + tally::fixed_rate(double(todo.size()) / secs) + " cells/s, " +
-                                                     plural(c.jobs, "job") + ")"
-                                               : "");
-  if (skipped) ran += ", " + std::to_string(skipped) + " done before";
-  return finish(c, spec, cells, results, ran);
-}
 
 constexpr const char* sweep_footer = R"(A sweep file names a base scenario and the axes to vary; every combination is one cell:
   scenario = "../scenarios/forward.toml"   # relative to the sweep file; omitted: the built-in forward scenario
@@ -356,52 +92,57 @@ void add_sweep_command(CLI::App& app, action& chosen) {
       "sweep", "Run every combination of a sweep file's axes (policies x cores x machines x parameters x seeds), "
                "locally or on Slurm; one result row per cell, resumable.");
   cmd->footer(sweep_footer);
-  cmd->add_option("sweep", c->file, "Sweep file (TOML); see below.")->type_name("SPEC.toml")->required();
-  cmd->add_option("-o,--out", c->out,
+  cmd->add_option("sweep", c->r.file, "Sweep file (TOML); see below.")->type_name("SPEC.toml")->required();
+  cmd->add_option("-o,--out", c->r.out,
                   "Write the results to PREFIX.csv and PREFIX.jsonl. Default: the sweep's name, here.")
       ->type_name("PREFIX");
-  takes_whole(cmd->add_option("-j,--jobs", c->jobs, "Simulations at once (processes). Default: this machine's "
+  takes_whole(cmd->add_option("-j,--jobs", c->r.jobs, "Simulations at once (processes). Default: this machine's "
                                                     "hardware threads.")
                   ->type_name("N")
                   ->capture_default_str(),
               1, 1024);
-  cmd->add_flag("--resume", c->resume, "Continue PREFIX.*: skip the cells that already have a row (not ERROR); "
+  cmd->add_flag("--resume", c->r.resume, "Continue PREFIX.*: skip the cells that already have a row (not ERROR); "
                                        "refuses results of another grid or --param.");
-  cmd->add_flag("--overwrite", c->overwrite, "Start PREFIX.* anew (without it, existing results are an error).")
+  cmd->add_flag("--overwrite", c->r.overwrite, "Start PREFIX.* anew (without it, existing results are an error).")
       ->excludes("--resume");
-  cmd->add_option("--axis", c->axes, "Replace the axis NAME (or add it) with these values; repeat for more.")
+  cmd->add_option("--axis", c->r.axes, "Replace the axis NAME (or add it) with these values; repeat for more.")
       ->type_name("NAME=V1,V2")
       ->allow_extra_args(false);
-  cmd->add_option("--param", c->params, "Set a workload parameter for every cell, over the base scenario and a value the sweep file "
+  cmd->add_option("--param", c->r.params, "Set a workload parameter for every cell, over the base scenario and a value the sweep file "
                                                 "fixes; not an axis (see below). Repeat for more.")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
-  cmd->add_option("--report", c->report, "After the sweep, write an HTML report: scaling per policy (msgs/s against "
+  cmd->add_option("--report", c->r.report, "After the sweep, write an HTML report: scaling per policy (msgs/s against "
                                          "cores or workers) and a heat map over two axes.")
       ->type_name("FILE");
-  cmd->add_option("--heatmap", c->heatmap, "The report's heat-map axes. Default: the first two axes with several "
+  cmd->add_option("--heatmap", c->r.heatmap, "The report's heat-map axes. Default: the first two axes with several "
                                            "values, seeds aside.")
       ->type_name("X,Y");
-  cmd->add_flag("--dry-run", c->dry_run, "List the cells (index and key) and exit.");
-  cmd->add_flag("--slurm", c->slurm, "Run the cells as a Slurm job array (sbatch), wait, gather the results.");
-  cmd->add_option("--slurm-opt", c->slurm_opts, "Pass an option to sbatch, e.g. --slurm-opt=--partition=short; "
+  cmd->add_flag("--dry-run", c->r.dry_run, "List the cells (index and key) and exit.");
+  cmd->add_flag("--slurm", c->r.slurm, "Run the cells as a Slurm job array (sbatch), wait, gather the results.");
+  cmd->add_option("--slurm-opt", c->r.slurm_opts, "Pass an option to sbatch, e.g. --slurm-opt=--partition=short; "
                                                 "repeat for more.")
       ->type_name("OPT")
       ->allow_extra_args(false);
-  takes_whole(cmd->add_option("--tasks", c->tasks, "--slurm: array tasks the cells are dealt over.")
+  takes_whole(cmd->add_option("--tasks", c->r.tasks, "--slurm: array tasks the cells are dealt over.")
                   ->type_name("T")
                   ->capture_default_str(),
               1, 100000);
-  cmd->add_flag("--no-wait", c->no_wait, "--slurm: submit and exit; gather later with --slurm --gather.");
-  cmd->add_flag("--gather", c->gather, "--slurm: gather the tasks' result files into PREFIX.* and report what is missing.");
+  cmd->add_flag("--no-wait", c->r.no_wait, "--slurm: submit and exit; gather later with --slurm --gather.");
+  cmd->add_flag("--gather", c->r.gather, "--slurm: gather the tasks' result files into PREFIX.* and report what is missing.");
   takes(cmd->add_option("--slice", c->slice, "Run only the cells whose index mod T is K (what each Slurm array task runs).")
             ->type_name("K/T"),
         "K/T with 0 <= K < T", [](const std::string& s) { parse_slice(s); });
   cmd->callback([&chosen, c] {
-    if ((c->no_wait || c->gather || c->slurm_opts.size()) && !c->slurm)
+    sweep_request& r = c->r;
+    if ((r.no_wait || r.gather || r.slurm_opts.size()) && !r.slurm)
       throw usage_error("--no-wait, --gather and --slurm-opt go with --slurm");
-    if (c->slurm && !c->slice.empty()) throw usage_error("--slice is what a Slurm task runs: not with --slurm");
-    chosen = [c] { return run(*c); };
+    if (r.slurm && !c->slice.empty()) throw usage_error("--slice is what a Slurm task runs: not with --slurm");
+    if (!c->slice.empty()) std::tie(r.slice_k, r.slice_t) = parse_slice(c->slice);
+    chosen = [c] {
+      progress_display d;
+      return run_sweep(c->r, d, std::cout, std::cerr);
+    };
   });
 }
 

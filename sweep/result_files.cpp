@@ -191,4 +191,29 @@ void result_files::append(const sweep_row& r) {
   rows_[r.key] = r;
 }
 
+void check_rows(const std::vector<sweep_cell>& cells, const std::map<std::string, sweep_row>& rows, const std::string& file) {
+  for (const auto& cell : cells) {
+    auto it = rows.find(cell.key);
+    if (it == rows.end()) continue;
+    std::vector<std::string> d = differences(it->second.scenario, cell.effective);
+    if (it->second.cell != cell.index)
+      d.insert(d.begin(), "it was cell " + std::to_string(it->second.cell) + ", is cell " + std::to_string(cell.index));
+    if (!d.empty()) {
+      const std::size_t more = d.size() - 1;
+      throw scenario_error(file, 0, 0, "the row of " + cell.key + " is another sweep's (" + d.front() +
+                                           (more ? "; and " + std::to_string(more) + " more difference" + (more == 1 ? "" : "s") : "") +
+                                           "): cannot resume it (--overwrite starts anew)");
+    }
+  }
+}
+
+std::vector<const sweep_cell*> missing_cells(const std::vector<sweep_cell>& cells, const std::map<std::string, sweep_row>& rows) {
+  std::vector<const sweep_cell*> v;
+  for (const auto& cell : cells) {
+    auto it = rows.find(cell.key);
+    if (it == rows.end() || !it->second.done()) v.push_back(&cell);
+  }
+  return v;
+}
+
 }  // namespace twinsched

@@ -27,6 +27,12 @@ nlohmann::ordered_json sweep_record(const sweep_spec& spec);
 /// is 10"); empty when they describe the same grid of the same runs.
 std::vector<std::string> record_differences(const nlohmann::ordered_json& before, const nlohmann::ordered_json& now);
 
+/// Refuses rows that ran something other than their cell does now (results of another sweep):
+/// scenario_error at `file`, naming the first difference.
+void check_rows(const std::vector<sweep_cell>& cells, const std::map<std::string, sweep_row>& rows, const std::string& file);
+/// The cells without a done row in `rows`, in grid order.
+std::vector<const sweep_cell*> missing_cells(const std::vector<sweep_cell>& cells, const std::map<std::string, sweep_row>& rows);
+
 class result_files {
  public:
   enum class mode { create, resume, overwrite };
