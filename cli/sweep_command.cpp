@@ -97,31 +97,31 @@ void add_sweep_command(CLI::App& app, action& chosen) {
                   "Write the results to PREFIX.csv and PREFIX.jsonl. Default: the sweep's name, here.")
       ->type_name("PREFIX");
   takes_whole(cmd->add_option("-j,--jobs", c->r.jobs, "Simulations at once (processes). Default: this machine's "
-                                                    "hardware threads.")
+                                                      "hardware threads.")
                   ->type_name("N")
                   ->capture_default_str(),
               1, 1024);
   cmd->add_flag("--resume", c->r.resume, "Continue PREFIX.*: skip the cells that already have a row (not ERROR); "
-                                       "refuses results of another grid or --param.");
+                                         "refuses results of another grid or --param.");
   cmd->add_flag("--overwrite", c->r.overwrite, "Start PREFIX.* anew (without it, existing results are an error).")
       ->excludes("--resume");
   cmd->add_option("--axis", c->r.axes, "Replace the axis NAME (or add it) with these values; repeat for more.")
       ->type_name("NAME=V1,V2")
       ->allow_extra_args(false);
   cmd->add_option("--param", c->r.params, "Set a workload parameter for every cell, over the base scenario and a value the sweep file "
-                                                "fixes; not an axis (see below). Repeat for more.")
+                                                  "fixes; not an axis (see below). Repeat for more.")
       ->type_name("KEY=VALUE")
       ->allow_extra_args(false);
   cmd->add_option("--report", c->r.report, "After the sweep, write an HTML report: scaling per policy (msgs/s against "
-                                         "cores or workers) and a heat map over two axes.")
+                                           "cores or workers) and a heat map over two axes.")
       ->type_name("FILE");
   cmd->add_option("--heatmap", c->r.heatmap, "The report's heat-map axes. Default: the first two axes with several "
-                                           "values, seeds aside.")
+                                             "values, seeds aside.")
       ->type_name("X,Y");
   cmd->add_flag("--dry-run", c->r.dry_run, "List the cells (index and key) and exit.");
   cmd->add_flag("--slurm", c->r.slurm, "Run the cells as a Slurm job array (sbatch), wait, gather the results.");
   cmd->add_option("--slurm-opt", c->r.slurm_opts, "Pass an option to sbatch, e.g. --slurm-opt=--partition=short; "
-                                                "repeat for more.")
+                                                  "repeat for more.")
       ->type_name("OPT")
       ->allow_extra_args(false);
   takes_whole(cmd->add_option("--tasks", c->r.tasks, "--slurm: array tasks the cells are dealt over.")
