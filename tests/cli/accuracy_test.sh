@@ -1,16 +1,11 @@
 #!/usr/bin/env bash
 # twinsched accuracy on a tiny matrix: the table's shape, --markdown, --json that parses, the tolerances' exit codes, bad input in one line.
-set -uo pipefail
-bin=${1:?usage: accuracy_test.sh PATH/TO/twinsched}
-models=$(cd "$(dirname "$0")/../../models/machines" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-ok() { echo "ok: $1"; }
-fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "accuracy_test.sh PATH/TO/twinsched"
+models=$src/models/machines
 cd "$tmp" || exit 1
 # python3 reads --json below (scripts/setup.sh --test installs it); without it those checks cannot run.
-command -v python3 >/dev/null || { echo "FAIL: python3 not found: it reads --json here (scripts/setup.sh --test installs it)"; exit 1; }
+command -v python3 >/dev/null || die "python3 not found: it reads --json here (scripts/setup.sh --test installs it)"
 # Two cases of a few milliseconds each: forward with 200 hops per token, 1 worker, one measured run.
 tiny=(--scenario forward --param hops=200 --policy stealing,shared-queue --workers 1 --runs 1)
 # Until the host check's own tests below, the probes return the model's line transfer (the
@@ -167,5 +162,4 @@ assert abs(s["worst_abs_makespan_error_pct"] - abs(A["error"]["makespan_ms"])) <
     fail "host moving within the matrix ($rc): $(cat mixed.json left.json | head -c 3000)"
 fi
 
-[ $failures -eq 0 ] && echo "all accuracy CLI checks passed" || echo "$failures accuracy CLI checks failed"
-exit $((failures > 0))
+finish "accuracy"

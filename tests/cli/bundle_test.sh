@@ -2,17 +2,16 @@
 # scripts/bundle.sh: the packed twinsched runs from its folder with the libraries it carries,
 # on this machine's C library and on the carried one, and gives the same simulation.
 # usage: bundle_test.sh BUILD_DIR   (run from the repository root)
-set -euo pipefail
-build=$1
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+source "$(dirname "$0")/lib.sh"
+set -e
+build=${1:?usage: bundle_test.sh BUILD_DIR}
 scripts/bundle.sh -b "$build" "$tmp/b" > "$tmp/bundle.out"
 grep -q "bundled into" "$tmp/bundle.out"
 
 # SimGrid comes from the bundle, not from this machine's packages
 LD_LIBRARY_PATH=$tmp/b/lib ldd "$tmp/b/bin/twinsched" > "$tmp/ldd.out"
-grep "libsimgrid" "$tmp/ldd.out" | grep -q "$tmp/b/lib/" || { echo "libsimgrid not taken from the bundle:"; cat "$tmp/ldd.out"; exit 1; }
-if grep -q "not found" "$tmp/ldd.out"; then echo "a library is missing from the bundle:"; cat "$tmp/ldd.out"; exit 1; fi
+grep "libsimgrid" "$tmp/ldd.out" | grep -q "$tmp/b/lib/" || die "libsimgrid not taken from the bundle: $(cat "$tmp/ldd.out")"
+if grep -q "not found" "$tmp/ldd.out"; then die "a library is missing from the bundle: $(cat "$tmp/ldd.out")"; fi
 
 "$tmp/b/run" twinsched --version | grep -q "^twinsched "
 # by name, from a folder with no scenarios or machines: the bundle's own share/twinsched, both ways
@@ -28,6 +27,6 @@ for key in ("checksum", "messages", "wall_s", "parks", "wakeups"):
 PY
 
 # a program that is not in the bundle: exit 2 with the list
-if "$tmp/b/run" no-such-program 2> "$tmp/err"; then echo "a missing program ran"; exit 1; fi
+if "$tmp/b/run" no-such-program 2> "$tmp/err"; then die "a missing program ran"; fi
 grep -q "no program" "$tmp/err"
 echo "bundle ok: $(du -sh "$tmp/b" | cut -f1)"

@@ -1,10 +1,7 @@
 #!/usr/bin/env bash
 # The twinsched CLI's exit codes and error lines for inputs that fail before anything runs.
-set -uo pipefail
-bin=${1:?usage: cli_test.sh PATH/TO/twinsched}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "errors_test.sh PATH/TO/twinsched"
 
 # expect CODE REGEX ARGS...: runs twinsched ARGS in $tmp, checks the exit code and that
 # stderr matches REGEX (skipped when REGEX is empty).
@@ -13,13 +10,13 @@ expect() {
   local err rc
   err=$(cd "$tmp" && "$bin" "$@" 2>&1 >/dev/null); rc=$?
   if [[ $rc -ne $code ]]; then
-    echo "FAIL: twinsched $* exited $rc, expected $code; stderr: $err"; failures=$((failures + 1)); return
+    fail "twinsched $* exited $rc, expected $code; stderr: $err"; return
   fi
   if [[ -n $pattern && ! $err =~ $pattern ]]; then
-    echo "FAIL: twinsched $* stderr does not match /$pattern/: $err"; failures=$((failures + 1)); return
+    fail "twinsched $* stderr does not match /$pattern/: $err"; return
   fi
   if [[ -n $pattern && $(printf '%s\n' "$err" | wc -l) -ne 1 ]]; then
-    echo "FAIL: twinsched $* printed more than one error line: $err"; failures=$((failures + 1)); return
+    fail "twinsched $* printed more than one error line: $err"; return
   fi
   echo "ok: twinsched $*"
 }
@@ -105,20 +102,19 @@ expect 0 '' help sim
 for words in "help" "help sim"; do  # the help itself, on stdout
   out=$(cd "$tmp" && "$bin" $words)
   want="Usage: twinsched${words#help}"
-  if [[ $out != *"$want [OPTIONS]"* ]]; then echo "FAIL: twinsched $words does not print $want's help: $out"; failures=$((failures + 1)); fi
+  if [[ $out != *"$want [OPTIONS]"* ]]; then fail "twinsched $words does not print $want's help: $out"; fi
 done
 
 # A tiny run through the real runtime: exit 0, one JSON object with a passing verdict.
 json=$(cd "$tmp" && "$bin" run --param tokens=4 --param hops=100 --json); rc=$?
 if [[ $rc -ne 0 || $json != "{"*"}" || $json != *'"ok": true'* ]]; then
-  echo "FAIL: small run exited $rc or printed no passing JSON object: $json"; failures=$((failures + 1))
+  fail "small run exited $rc or printed no passing JSON object: $json"
 else
   echo "ok: twinsched run --param tokens=4 --param hops=100 --json"
 fi
 
 # `list scenarios` from any folder lists the stock scenarios (for the build's command, the source tree's).
 out=$(cd "$tmp" && "$bin" list scenarios)
-if [[ $out != *forward.toml* ]]; then echo "FAIL: list scenarios does not show forward.toml: $out"; failures=$((failures + 1)); fi
+if [[ $out != *forward.toml* ]]; then fail "list scenarios does not show forward.toml: $out"; fi
 
-[[ $failures -eq 0 ]] && echo "all CLI checks passed" || echo "$failures CLI check(s) failed"
-exit $((failures > 0))
+finish "errors"

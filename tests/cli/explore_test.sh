@@ -1,13 +1,8 @@
 #!/usr/bin/env bash
 # twinsched explore and sim's schedule flags from the command line: a clean search passes, a schedule seed replays, bad schedules fail in one line.
-set -uo pipefail
-bin=${1:?usage: explore_test.sh PATH/TO/twinsched}
-scenarios=$(cd "$(dirname "$0")/../../scenarios" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-ok() { echo "ok: $1"; }
-fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "explore_test.sh PATH/TO/twinsched"
+scenarios=$src/scenarios
 cd "$tmp" || exit 1
 
 out=$("$bin" explore "$scenarios/pingpong.toml" --policy sharing --idle park --cores 3 --param pairs=2 \
@@ -35,5 +30,4 @@ err=$("$bin" sim x/scenario.toml --p 2 2>&1 >/dev/null); rc=$?
 err=$("$bin" explore x/scenario.toml --strategy list 2>&1 >/dev/null); rc=$?
 [[ $rc -eq 2 && $err == *"--strategy list needs --preemptions"* ]] && ok "explore --strategy list without a list fails" || fail "list ($rc): $err"
 
-[ $failures -eq 0 ] && echo "all explore CLI checks passed" || echo "$failures explore CLI checks failed"
-exit $((failures > 0))
+finish "explore"

@@ -3,14 +3,8 @@
 # link), a bad output path or folder is exit 2 before any work, a damaged trace is exit 2 before replay
 # simulates (whichever lane is damaged), and a command killed at any moment leaves the file it was
 # replacing whole: the old one or the complete new one.
-set -uo pipefail
-bin=${1:?usage: outputs_test.sh PATH/TO/twinsched}
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "outputs_test.sh PATH/TO/twinsched"
 cd "$tmp" || exit 1
 # every command below that runs workers is bounded; the kill test's commands are killed
 limit=(timeout 120)
@@ -196,5 +190,4 @@ for i in $(seq 1 12); do
 done
 echo "($kills of 24 kills landed on a running command)"
 
-[[ $failures -eq 0 ]] && echo "all output checks passed" || echo "$failures output checks failed"
-exit $((failures > 0))
+finish "outputs"

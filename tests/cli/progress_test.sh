@@ -4,12 +4,8 @@
 # second, with the figures that say how far they have got (simulated time and messages; messages;
 # recorded turns; events read), none under --json or when stderr is not a terminal, and the same
 # results whether the line is shown or not.
-set -uo pipefail
-bin=$(realpath "${1:?usage: progress_test.sh PATH/TO/twinsched}")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "progress_test.sh PATH/TO/twinsched"
 # How many hops of 40 tokens the simulator takes about `$2` real seconds over on this machine,
 # whatever its speed (an ASan build is several times slower), from a run of 100,000 hops (4 M
 # messages) with the extra flags `$1` (a trace makes a simulation slower), capped at `$3`.
@@ -45,6 +41,20 @@ num='[0-9]+(\.[0-9]+)?'
 nonzero='([1-9][0-9]*(\.[0-9]+)?|0\.[0-9]*[1-9][0-9]*)'
 # Distinct values of the figure matched by `$2` (one extended regex with one group) in `$1`.
 distinct() { grep -oE "$2" <<<"$1" | sort -u | wc -l; }
+# live_line CMD OUT LINE COUNTED SHOWS COUNTS: what CMD printed on a terminal (OUT) has its live
+# line (LINE, with SHOWS) and one with figures above zero (COUNTED); false after a failure
+live_line() {
+  local cmd=$1 out=$2 line=$3 counted=$4
+  if ! grep -qE "$line" <<<"$out"; then
+    fail "$cmd on a terminal showed no line with $5: $out"
+  elif ! grep -qE "$counted" <<<"$out"; then
+    fail "$cmd's progress never $6: $out"
+  else
+    echo "ok: $cmd's live line: $(grep -oE "$line" <<<"$out" | tail -1)"
+    return 0
+  fi
+  return 1
+}
 
 # 1. Rows stream: each row is stamped when it is read; the second simulation is as long as the
 #    first, so a table printed at the end would show both rows at the same moment.
@@ -69,14 +79,9 @@ strip_asan "$tmp/err.txt"
 #    the piped run above, which showed no line (the row's event hash).
 out=$(tty_run "$bin" sim --cores 2 "${long[@]}")
 line="sim: forward on 2 cores: simulated ($num (ns|us|ms|s)), ($num( [kMG])?) of $num( [kMG])? messages, $num s"
-if ! grep -qE "$line" <<<"$out"; then
-  fail "sim on a terminal showed no line with simulated time and messages: $out"
-elif ! grep -qE "simulated $nonzero (ns|us|ms|s), $nonzero( [kMG])? of $num( [kMG])? messages" <<<"$out"; then
-  fail "sim's progress never showed simulated time and messages above zero: $out"
-elif (( $(distinct "$out" "simulated $num (ns|us|ms|s), $num( [kMG])? of") < 2 )); then
-  fail "sim's progress figures never moved: $out"
-else
-  echo "ok: sim's live line: $(grep -oE "$line" <<<"$out" | tail -1)"
+if live_line sim "$out" "$line" "simulated $nonzero (ns|us|ms|s), $nonzero( [kMG])? of $num( [kMG])? messages" \
+  "simulated time and messages" "showed simulated time and messages above zero"; then
+  (( $(distinct "$out" "simulated $num (ns|us|ms|s), $num( [kMG])? of") >= 2 )) || fail "sim's progress figures never moved: $out"
 fi
 [[ $out == *"verdict"*OK* ]] || fail "sim on a terminal printed no summary: $out"
 tty_hash=$(grep -oE 'event hash +[0-9a-f]{16}' <<<"$out" | awk '{print $3}')
@@ -91,13 +96,7 @@ out=$(tty_run "$bin" sim --cores 2 --param hops=100)
 # 3. run on a terminal: messages so far of those expected, and a rate; none under --json.
 out=$(tty_run "$bin" run "${burning[@]}" --workers 2)
 line="run: forward, stealing, 2 workers: ($num( k)?) of 4\.0 k messages, $num( [kMG])?/s, $num s"
-if ! grep -qE "$line" <<<"$out"; then
-  fail "run on a terminal showed no line with messages: $out"
-elif ! grep -qE "workers: $nonzero( k)? of 4\.0 k messages" <<<"$out"; then
-  fail "run's progress never counted a message: $out"
-else
-  echo "ok: run's live line: $(grep -oE "$line" <<<"$out" | tail -1)"
-fi
+live_line run "$out" "$line" "workers: $nonzero( k)? of 4\.0 k messages" "messages" "counted a message"
 [[ $out == *"verdict"*OK* ]] || fail "run on a terminal printed no summary: $out"
 out=$(tty_run "$bin" run "${burning[@]}" --workers 2 --json)
 [[ $out != *"$erase"* ]] || fail "run --json showed progress: $out"
@@ -116,29 +115,17 @@ echo "ok: recorded a trace of $((40 * (hops + 1))) messages"
 #    shown with progress is identical to the recording.
 out=$(tty_run "$bin" replay "$tmp/big.tst" -o "$tmp/replayed.tst")
 line="replay: replaying [^:]*big\.tst: simulated $num (ns|us|ms|s), $num( [kMG])? of $num( [kMG])? messages, ($num( [kMG])?) of $num( [kMG])? recorded turns"
-if ! grep -qE "$line" <<<"$out"; then
-  fail "replay on a terminal showed no line with recorded turns: $out"
-elif ! grep -qE "messages, $nonzero( [kMG])? of $num( [kMG])? recorded turns" <<<"$out"; then
-  fail "replay's progress never counted a recorded turn: $out"
-else
-  echo "ok: replay's live line: $(grep -oE "$line" <<<"$out" | tail -1)"
-fi
+live_line replay "$out" "$line" "messages, $nonzero( [kMG])? of $num( [kMG])? recorded turns" "recorded turns" \
+  "counted a recorded turn"
 [[ $out == *"identical     yes"* ]] || fail "the replay shown with progress is not identical to its recording: $out"
 rm -f "$tmp/replayed.tst"
 
 # 6. report on a terminal: the events read of the trace's; none when stderr is not a terminal.
 out=$(tty_run "$bin" report "$tmp/big.tst" -o "$tmp/big.html")
 line="report: reading [^:]*big\.tst: ($num( [kMG])?) of $num( [kMG])? events read, $num s"
-if ! grep -qE "$line" <<<"$out"; then
-  fail "report on a terminal showed no line with events read: $out"
-elif ! grep -qE "big\.tst: $nonzero( [kMG])? of" <<<"$out"; then
-  fail "report's progress never counted an event: $out"
-else
-  echo "ok: report's live line: $(grep -oE "$line" <<<"$out" | tail -1)"
-fi
+live_line report "$out" "$line" "big\.tst: $nonzero( [kMG])? of" "events read" "counted an event"
 "$bin" report "$tmp/big.tst" -o "$tmp/big2.html" >/dev/null 2>"$tmp/err.txt" || fail "report failed when piped"
 [[ $(grep -cv '^twinsched: wrote ' "$tmp/err.txt") -eq 0 ]] ||
   fail "report printed progress when stderr is not a terminal: $(cat "$tmp/err.txt")"
 
-echo "progress_test: $failures failure(s)"
-[[ $failures -eq 0 ]]
+finish "progress"

@@ -3,16 +3,10 @@
 # order ... -->" runs line by line, in order, in a scratch folder (each line must exit 0; the
 # four flows' examples live there). Every other `twinsched ...` line or inline span must name a
 # subcommand whose --help lists each --flag it uses, and every bench/ or scripts/ path must exist.
-set -uo pipefail
-bin=${1:?usage: readme_commands_test.sh PATH/TO/twinsched SOURCE_DIR}
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "readme_commands_test.sh PATH/TO/twinsched SOURCE_DIR"
 src=$(cd "${2:?usage: readme_commands_test.sh PATH/TO/twinsched SOURCE_DIR}" && pwd)
 readme=$src/README.md
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
 
 # the command `twinsched` on PATH is the binary under test
 mkdir -p "$tmp/bin" "$tmp/work"
@@ -64,5 +58,4 @@ for cmd in "${shown[@]}"; do
   esac
 done
 
-[ "$failures" -eq 0 ] && echo "README.md's commands run" || echo "$failures README command(s) broken"
-[ "$failures" -eq 0 ]
+finish "readme_commands"

@@ -1,14 +1,8 @@
 #!/usr/bin/env bash
 # `twinsched trace step` end to end: a scripted session over a small simulated trace with steals, batch stops, bad input.
-set -uo pipefail
-bin=${1:?usage: step_cli_test.sh PATH/TO/twinsched}
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-scenarios=$(cd "$(dirname "$0")/../../scenarios" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "step_test.sh PATH/TO/twinsched"
+scenarios=$src/scenarios
 cd "$tmp" || exit 1
 
 # a small simulated run with steals: forward, 3 modeled cores (a few thousand events)
@@ -140,5 +134,4 @@ for cmd in "trace step" "trace info" "diff" "report" "analyze" "export perfetto"
     fail "$cmd --help does not say its times are since the run began"
 done
 
-[[ $failures -eq 0 ]] && echo "all trace step checks passed" || echo "$failures trace step checks failed"
-exit $((failures > 0))
+finish "step"

@@ -2,13 +2,8 @@
 # A name on the command line means one stock scenario or machine, whatever folder the command runs
 # in; a path means that file, and a folder or a missing file is exit 2 naming what was looked for.
 # usage: stock_names_test.sh TWINSCHED
-set -uo pipefail
-bin=$(realpath "${1:?usage: stock_names_test.sh TWINSCHED}")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "stock_names_test.sh TWINSCHED"
 
 # expect_error 'TEXT' ARGS...: exit 2, one line on stderr that holds TEXT, nothing on stdout
 expect_error() {
@@ -66,5 +61,4 @@ out=$(cd "$tmp/work" && "$bin" list machines)
 [[ $out == "stock machines in /"* && $out == *"2 x 16 cores"* && $out != *"1 x 3 cores"* ]] &&
   ok "list machines names the stock folder" || fail "list machines in a folder with models/machines/: $out"
 
-[[ $failures -eq 0 ]] || { echo "$failures failure(s)"; exit 1; }
-echo "stock names: all passed"
+finish "stock_names"

@@ -1,12 +1,8 @@
 #!/usr/bin/env bash
 # What run and sim print: simulated time named so, counters that say what they count, the
 # determinism verdict, and the warning when workers outnumber the hardware threads.
-set -uo pipefail
-bin=${1:?usage: summary_test.sh PATH/TO/twinsched}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "summary_test.sh PATH/TO/twinsched"
 # has TEXT REGEX WHAT: TEXT has a line matching REGEX
 has() { if grep -Eq -- "$2" <<<"$1"; then echo "ok: $3"; else fail "$3: no line matches /$2/ in:"$'\n'"$1"; fi; }
 hasnt() { if grep -Eq -- "$2" <<<"$1"; then fail "$3: a line matches /$2/ in:"$'\n'"$1"; else echo "ok: $3"; fi; }
@@ -58,5 +54,4 @@ fi
 err=$("$bin" run --param hops=10 --workers "$((threads < 1024 ? threads : 1024))" 2>&1 >/dev/null)
 hasnt "$err" 'warning' "no warning with a hardware thread per worker"
 
-[[ $failures -eq 0 ]] && echo "all summary checks passed" || echo "$failures summary check(s) failed"
-exit $((failures > 0))
+finish "summary"

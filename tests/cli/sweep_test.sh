@@ -2,13 +2,8 @@
 # `twinsched sweep`: a small grid runs with 2 jobs, rows land in CSV and JSON lines with the complete scenario each
 # cell ran, --param overrides a fixed value and is refused for an axis, --resume skips done cells, drops a torn row and
 # refuses another grid or --param, and bad input (a missing output folder included) fails in one line before any work.
-set -uo pipefail
-bin=$(realpath "${1:?usage: sweep_test.sh PATH/TO/twinsched}")
-src=$(cd "$(dirname "$0")/../.." && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "sweep_test.sh PATH/TO/twinsched"
 ts() { timeout 120 "$bin" "$@"; }
 
 # 2 policies x 2 core counts x 2 seeds of a small forward run: 8 cells, each well under a second.
@@ -134,5 +129,4 @@ expect2 "^twinsched: --report nofolder/r\\.html: folder nofolder does not exist"
 [[ ! -e r2.csv && ! -e r2.jsonl ]] || fail "sweep --report nofolder/r.html ran before refusing"
 expect2 "^twinsched: --report grid\\.toml: .*input grid\\.toml" sweep grid.toml -o r3 --report grid.toml
 
-echo "sweep_test: $failures failure(s)"
-[[ $failures -eq 0 ]]
+finish "sweep"

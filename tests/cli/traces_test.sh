@@ -1,13 +1,7 @@
 #!/usr/bin/env bash
 # The trace subcommands end to end: run --trace, trace info, diff (--tolerance, --json), export perfetto, and a damaged file.
-set -uo pipefail
-bin=${1:?usage: traces_cli_test.sh PATH/TO/twinsched}
-bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
-ok() { echo "ok: $*"; }
+source "$(dirname "$0")/lib.sh"
+need_bin "${1:-}" "traces_test.sh PATH/TO/twinsched"
 
 small=(--param actors=64 --param tokens=16 --param hops=300)
 cd "$tmp" || exit 1
@@ -109,5 +103,4 @@ out=$("$bin" replay s1.tst -o s1b.tst --until 20us --break steal 2>/dev/null); r
 err=$("$bin" replay cut.tst 2>&1 >/dev/null); rc=$?
 [[ $rc -eq 2 && $err == *"cut.tst: byte"* ]] && ok "replay of a damaged trace: exit 2" || fail "replay cut.tst: $rc $err"
 
-[[ $failures -eq 0 ]] && echo "all trace CLI checks passed" || echo "$failures trace CLI checks failed"
-exit $((failures > 0))
+finish "traces"

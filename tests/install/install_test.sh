@@ -4,15 +4,14 @@
 # installed command, moved to another prefix, run from a bare folder: it reads the stock scenarios
 # and machines of its own share/twinsched (never the source tree), runs README.md's command
 # block, and comes with a man page and a bash completion that name every subcommand.
-set -euo pipefail
+source "$(dirname "$0")/../cli/lib.sh"
+set -e
 build=${1:?usage: install_test.sh BUILD_DIR}
-here=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+here=$src/tests/install
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
 for f in bin/twinsched include/twinsched/runtime/run_threads.hpp include/twinsched/sim/run_sim.hpp \
          include/twinsched/models/platform.hpp lib/cmake/twinsched/twinschedConfig.cmake; do
-  [[ -e $tmp/prefix/$f ]] || { echo "FAIL: the install lacks $f"; exit 1; }
+  [[ -e $tmp/prefix/$f ]] || die "the install lacks $f"
 done
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
@@ -26,8 +25,8 @@ cmake -S "$here/consumer" -B "$tmp/consumer" "${generator[@]}" -DCMAKE_PREFIX_PA
       -DCMAKE_BUILD_TYPE=Release "${flags[@]}" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 # The consumer must not have reached into the source tree: its include paths are the prefix's.
-if grep -rq -- "-I$(cd "$here/../.." && pwd)" "$tmp/consumer" 2>/dev/null; then
-  echo "FAIL: the consumer compiled against the source tree, not the install"; exit 1
+if grep -rq -- "-I$src" "$tmp/consumer" 2>/dev/null; then
+  die "the consumer compiled against the source tree, not the install"
 fi
 timeout 120 "$tmp/consumer/consumer"
 "$tmp/prefix/bin/twinsched" --version >/dev/null
@@ -40,39 +39,38 @@ mv "$tmp/prefix" "$tmp/moved"
 prefix=$tmp/moved share=$tmp/moved/share/twinsched
 tw=$prefix/bin/twinsched
 mkdir "$tmp/work"
-fail() { echo "FAIL: $*"; exit 1; }
 run() { (cd "$tmp/work" && timeout 300 "$tw" "$@" </dev/null); }
 for f in scenarios/pingpong.toml scenarios/forward.toml scenarios/sweeps/scaling.toml machines/xeon-2s-32c.toml \
          machines/default.toml; do
-  [[ -f $share/$f ]] || fail "the install lacks share/twinsched/$f"
+  [[ -f $share/$f ]] || die "the install lacks share/twinsched/$f"
 done
 [[ $(run list scenarios | head -1) == "stock scenarios in $share/scenarios "* ]] ||
-  fail "list scenarios does not name the installed folder: $(run list scenarios | head -1)"
+  die "list scenarios does not name the installed folder: $(run list scenarios | head -1)"
 [[ $(run list machines | head -1) == "stock machines in $share/machines "* ]] ||
-  fail "list machines does not name the installed folder: $(run list machines | head -1)"
-run run forward --param hops=100 >/dev/null || fail "run forward"
-run run pingpong --param bounces=100 >/dev/null || fail "run pingpong"
-run sim forward --machine default --param hops=100 >/dev/null || fail "sim forward --machine default"
+  die "list machines does not name the installed folder: $(run list machines | head -1)"
+run run forward --param hops=100 >/dev/null || die "run forward"
+run run pingpong --param bounces=100 >/dev/null || die "run pingpong"
+run sim forward --machine default --param hops=100 >/dev/null || die "sim forward --machine default"
 run sim "$share/scenarios/pi.toml" --machine "$share/machines/xeon-2s-32c.toml" --cores 2 --param jobs=20 >/dev/null ||
-  fail "sim with a path to an installed scenario and machine"
-run sweep "$share/scenarios/sweeps/scaling.toml" --dry-run >/dev/null || fail "sweep --dry-run of the installed scaling.toml"
+  die "sim with a path to an installed scenario and machine"
+run sweep "$share/scenarios/sweeps/scaling.toml" --dry-run >/dev/null || die "sweep --dry-run of the installed scaling.toml"
 sed 's/^name = .*/name = "installed-only"/' "$share/machines/xeon-2s-32c.toml" >"$share/machines/installed-only.toml"
 cp "$share/scenarios/pingpong.toml" "$share/scenarios/installed-only.toml"
-[[ $(run list machines) == *installed-only* ]] || fail "list machines lacks a machine only the prefix has"
+[[ $(run list machines) == *installed-only* ]] || die "list machines lacks a machine only the prefix has"
 run sim installed-only --machine installed-only --cores 4 --param bounces=100 >/dev/null ||
-  fail "sim of a scenario on a machine only the prefix has"
+  die "sim of a scenario on a machine only the prefix has"
 rm "$share/scenarios/skewed.toml" "$share/machines/this-machine.toml"
-out=$(run run skewed 2>&1) && fail "run skewed ran without the installed skewed.toml: it read another folder"
-[[ $out == *"no $share/scenarios/skewed.toml"* ]] || fail "run skewed, missing from the prefix: $out"
-out=$(run sim --machine this-machine 2>&1) && fail "sim --machine this-machine ran without the installed file"
-[[ $out == *"no $share/machines/this-machine.toml"* ]] || fail "sim --machine this-machine, missing from the prefix: $out"
-cp "$here/../../scenarios/skewed.toml" "$share/scenarios/"
+out=$(run run skewed 2>&1) && die "run skewed ran without the installed skewed.toml: it read another folder"
+[[ $out == *"no $share/scenarios/skewed.toml"* ]] || die "run skewed, missing from the prefix: $out"
+out=$(run sim --machine this-machine 2>&1) && die "sim --machine this-machine ran without the installed file"
+[[ $out == *"no $share/machines/this-machine.toml"* ]] || die "sim --machine this-machine, missing from the prefix: $out"
+cp "$src/scenarios/skewed.toml" "$share/scenarios/"
 
 # README.md's command block, in order, as the README test runs it with the build's command (a
 # path like scenarios/pi.toml there means the installed folder; a name needs nothing).
-readme=$here/../../README.md
+readme=$src/README.md
 mapfile -t lines < <(awk '/^<!-- commands: run in this order/{f=1; next} f && /^```/{if (inb) exit; inb=1; next} inb' "$readme")
-[[ ${#lines[@]} -ge 4 ]] || fail "README.md has no block of commands to run"
+[[ ${#lines[@]} -ge 4 ]] || die "README.md has no block of commands to run"
 mkdir -p "$tmp/readme/bin"
 ln -s "$share/scenarios" "$tmp/readme/scenarios"
 ln -s "$tw" "$tmp/readme/bin/twinsched"
@@ -80,27 +78,27 @@ for line in "${lines[@]}"; do
   cmd=${line%%#*}
   [[ $cmd == *[![:space:]]* ]] || continue
   (cd "$tmp/readme" && PATH=$tmp/readme/bin:$PATH timeout 300 bash -c "$cmd" </dev/null >out.txt 2>&1) ||
-    fail "README command '$cmd' with the installed twinsched: $(tail -3 "$tmp/readme/out.txt")"
+    die "README command '$cmd' with the installed twinsched: $(tail -3 "$tmp/readme/out.txt")"
 done
 
 # The man page (help2man over the command's own help) holds every subcommand's help; the bash
 # completion completes every subcommand `twinsched --help` lists, options and names.
 mapfile -t commands < <(run --help | awk 'tolower($0) ~ /^subcommands:/ {f = 1; next} f && /^  [a-z]/ {print $1} f && /^[^ ]/ {f = 0}')
-[[ ${#commands[@]} -ge 10 ]] || fail "twinsched --help lists only ${#commands[@]} subcommands"
+[[ ${#commands[@]} -ge 10 ]] || die "twinsched --help lists only ${#commands[@]} subcommands"
 help2man_used=$(sed -n 's/^TWINSCHED_HELP2MAN:FILEPATH=//p' "$build/CMakeCache.txt")
 if [[ -n $help2man_used && $help2man_used != *NOTFOUND ]]; then
   page=$prefix/share/man/man1/twinsched.1
-  [[ -f $page ]] || fail "the install lacks share/man/man1/twinsched.1"
-  grep -q '^\.TH TWINSCHED "1"' "$page" || fail "share/man/man1/twinsched.1 is not a section-1 man page"
+  [[ -f $page ]] || die "the install lacks share/man/man1/twinsched.1"
+  grep -q '^\.TH TWINSCHED "1"' "$page" || die "share/man/man1/twinsched.1 is not a section-1 man page"
   for c in "${commands[@]}"; do
-    grep -q "^\.SS \"twinsched $c\"" "$page" || fail "the man page has no section for twinsched $c"
+    grep -q "^\.SS \"twinsched $c\"" "$page" || die "the man page has no section for twinsched $c"
   done
-  grep -q -- '--check-determinism' "$page" || fail "the man page lacks sim's options"
+  grep -q -- '--check-determinism' "$page" || die "the man page lacks sim's options"
 else
   echo "install_test: no man page to check: help2man was not found when $build was configured"
 fi
 completion=$prefix/share/bash-completion/completions/twinsched
-[[ -f $completion ]] || fail "the install lacks share/bash-completion/completions/twinsched"
+[[ -f $completion ]] || die "the install lacks share/bash-completion/completions/twinsched"
 # complete WORDS...: what the completion offers for the last word, one a line
 complete_words() {
   (cd "$tmp/work" && PATH=$prefix/bin:$PATH bash -c 'source "$1"; shift; COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
@@ -108,13 +106,13 @@ complete_words() {
 }
 offered=$(complete_words "")
 for c in "${commands[@]}"; do
-  grep -qx "$c" <<<"$offered" || fail "the completion does not offer the subcommand $c (offers: $offered)"
+  grep -qx "$c" <<<"$offered" || die "the completion does not offer the subcommand $c (offers: $offered)"
 done
-grep -qx info <<<"$(complete_words trace "")" || fail "the completion does not offer trace info"
-grep -qx -- --policy <<<"$(complete_words run --pol)" || fail "the completion does not offer run --policy"
-grep -qx stealing <<<"$(complete_words run --policy "")" || fail "the completion does not offer run --policy stealing"
-grep -qx park <<<"$(complete_words sim --idle p)" || fail "the completion does not offer sim --idle park"
-grep -qx xeon-2s-32c <<<"$(complete_words sim --machine "")" || fail "the completion does not offer stock machine names"
-grep -qx pingpong <<<"$(complete_words run "")" || fail "the completion does not offer stock scenario names"
-grep -qx machines <<<"$(complete_words list m)" || fail "the completion does not offer list machines"
+grep -qx info <<<"$(complete_words trace "")" || die "the completion does not offer trace info"
+grep -qx -- --policy <<<"$(complete_words run --pol)" || die "the completion does not offer run --policy"
+grep -qx stealing <<<"$(complete_words run --policy "")" || die "the completion does not offer run --policy stealing"
+grep -qx park <<<"$(complete_words sim --idle p)" || die "the completion does not offer sim --idle park"
+grep -qx xeon-2s-32c <<<"$(complete_words sim --machine "")" || die "the completion does not offer stock machine names"
+grep -qx pingpong <<<"$(complete_words run "")" || die "the completion does not offer stock scenario names"
+grep -qx machines <<<"$(complete_words list m)" || die "the completion does not offer list machines"
 echo "install_test: OK"

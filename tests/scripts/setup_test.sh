@@ -2,13 +2,8 @@
 # scripts/setup.sh installs what building and running need, and `--test` adds what only the test
 # suite needs; silent with nothing to do. Run against a fake dpkg-query, apt-get and sudo, so it
 # installs nothing and needs no network.
-set -uo pipefail
+source "$(dirname "$0")/../cli/lib.sh"
 root=${1:?usage: setup_test.sh REPO_ROOT}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-failures=0
-ok() { echo "ok: $1"; }
-fail() { echo "FAIL: $1"; failures=$((failures + 1)); }
 
 mkdir "$tmp/bin"
 # dpkg-query: every package installed when $tmp/all-installed exists, none otherwise
@@ -45,5 +40,4 @@ out=$(PATH="$tmp/bin:$PATH" bash "$root/scripts/setup.sh" --tests 2>&1); rc=$?
 [[ $rc -eq 2 && $out == "usage: scripts/setup.sh [--test]" ]] && ok "a bad option is exit 2 with the usage" ||
   fail "setup.sh --tests: exit $rc, '$out'"
 
-[ $failures -eq 0 ] && echo "all setup.sh checks passed" || echo "$failures setup.sh checks failed"
-exit $((failures > 0))
+finish "setup.sh"
