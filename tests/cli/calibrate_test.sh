@@ -32,11 +32,11 @@
 # overhead off) is a residual of a few tens of ns either way: within x3, or both under 100 ns.
 # Every cost must be a finite number >= 0. The comparison itself is checked to fail on a
 # pair outside the spread, so this test can fail.
-set -euo pipefail
-bin=$1
-dir=$(mktemp -d)
-trap 'rm -rf "$dir"' EXIT
-cd "$(dirname "$0")/../.."
+source "$(dirname "$0")/lib.sh"
+set -e
+need_bin "${1:-}" "calibrate_test.sh PATH/TO/twinsched"
+dir=$tmp
+cd "$src"
 
 "$bin" calibrate --quick -o "$dir/a.toml" 2> "$dir/a.err"
 grep -q "^calibrate: the worker loop per message and per turn" "$dir/a.err"  # progress on stderr
@@ -126,8 +126,7 @@ compare "$dir/a.toml" "$dir/b.toml" || { show_notes; exit 1; }
 "$bin" calibrate --quick --shared-cache-kib 0 -o "$dir/n.toml" 2> "$dir/n.err"
 grep -q "KiB as given)" "$dir/n.err"
 if grep -q "^shared_cache_kib = [1-9]" "$dir/n.toml"; then
-  echo "calibrate --shared-cache-kib 0 wrote a shared level: $(grep '^shared_cache_kib' "$dir/n.toml")" >&2
-  exit 1
+  die "calibrate --shared-cache-kib 0 wrote a shared level: $(grep '^shared_cache_kib' "$dir/n.toml")"
 fi
 compare "$dir/a.toml" "$dir/n.toml" cold_actor_ns || { show_notes; exit 1; }
 
@@ -135,8 +134,7 @@ compare "$dir/a.toml" "$dir/n.toml" cold_actor_ns || { show_notes; exit 1; }
 sed -E 's/^(message_ns = ).*/\11000.0/; s/^(turn_ns = ).*/\10.0/; s/^(mailbox_pop_ns = ).*/\140.0/' "$dir/a.toml" > "$dir/c.toml"
 sed -E 's/^(message_ns = ).*/\11.0/; s/^(turn_ns = ).*/\10.0/; s/^(mailbox_pop_ns = ).*/\12.0/' "$dir/a.toml" > "$dir/d.toml"
 if compare "$dir/c.toml" "$dir/d.toml" > "$dir/cmp.out"; then
-  echo "the spread check accepted message+turn 1000 vs 1 ns and mailbox_pop 40 vs 2 ns" >&2
-  exit 1
+  die "the spread check accepted message+turn 1000 vs 1 ns and mailbox_pop 40 vs 2 ns"
 fi
 grep -q "message+turn_ns: 1000.0 vs 1.0" "$dir/cmp.out"
 grep -q "mailbox_pop_ns: 40.0 vs 2.0" "$dir/cmp.out"
