@@ -1,10 +1,7 @@
 // `twinsched validate`: run a scenario on real cores and in simulation on the same core count, trace both, diff them.
-#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
-#include <thread>
-#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -13,13 +10,9 @@
 #include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
 #include "cli/sim_progress.hpp"
-#include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"
-#include "sim/run_sim.hpp"
-#include "traces/output_file.hpp"
-#include "traces/diff.hpp"
-#include "traces/diff_text.hpp"
 #include "traces/trace_reader.hpp"
+#include "twin/validate.hpp"
 
 namespace twinsched::cli {
 namespace {
@@ -30,49 +23,38 @@ struct validate_cli {
 };
 
 int validate_both(const validate_cli& c) {
-  scenario s = c.file.empty() ? load_default_scenario() : load_scenario(c.file);
-  c.flags.apply(s);
-  const unsigned here = std::max(1u, std::thread::hardware_concurrency());
-  if (s.sched.workers > here) {
-    std::cerr << "twinsched: " << s.sched.workers << " workers capped at this machine's " << here << " cores\n";
-    s.sched.workers = here;
-  }
-  const trace_level level = s.trace = level_from_name(c.level);
-  const std::string real_path = c.out_dir + "/" + s.name + ".real.tst", sim_path = c.out_dir + "/" + s.name + ".sim.tst";
-  files::check_output_folder(c.out_dir, "--out", false);
-  const std::vector<std::string> inputs{c.file, c.machine.empty() ? s.machine : c.machine};
-  files::check_output(real_path, "--out", inputs);
-  files::check_output(sim_path, "--out", inputs);
+  validate_request r;
+  r.s = c.file.empty() ? load_default_scenario() : load_scenario(c.file);
+  c.flags.apply(r.s);
+  if (const std::uint32_t asked = cap_workers_to_machine(r.s); asked != r.s.sched.workers)
+    std::cerr << "twinsched: " << asked << " workers capped at this machine's " << r.s.sched.workers << " cores\n";
+  r.scenario_file = c.file;
+  r.machine = c.machine;
+  r.out_dir = c.out_dir;
+  r.level = level_from_name(c.level);
+  if (!c.tolerance.empty()) r.diff.tolerance = parse_tolerance(c.tolerance);
 
   progress p("validate", progress::mode_for(false));
+  validate_hooks h;
   // run_with_progress's ticker thread ends before simulate() forks
-  run_result real = run_with_progress(p, s, trace_request{real_path, level},
-                                      "real run on " + std::to_string(s.sched.workers) + " threads");
-  sim_options o;
-  o.cores = s.sched.workers;
-  o.machine = c.machine;
-  o.trace_path = sim_path;
-  sim_result sim = simulate_with_progress(p, s, o, "simulation on " + std::to_string(o.cores) + " cores");
-  traces::trace_reader a(real_path), b(sim_path);
-  traces::diff_options opt;
-  if (!c.tolerance.empty()) opt.tolerance = parse_tolerance(c.tolerance);
-  traces::diff_report d;
-  {
+  h.run_real = [&p](const scenario& s, const trace_request& t) {
+    return run_with_progress(p, s, t, "real run on " + std::to_string(s.sched.workers) + " threads");
+  };
+  h.simulate = [&p](const scenario& s, const sim_options& o) {
+    return simulate_with_progress(p, s, o, "simulation on " + std::to_string(o.cores) + " cores");
+  };
+  h.diff = [&p](const traces::trace_reader& a, const traces::trace_reader& b, const traces::diff_options& opt) {
     const double t0 = p.elapsed_s();
     progress_ticker ticker(p, [&] {
       return "comparing the traces: " + count_of_text(a.events_read() + b.events_read(), a.events() + b.events(), "events") +
              " read, " + duration_text(p.elapsed_s() - t0);
     });
-    d = traces::diff_traces(a, b, opt);
-  }
+    return traces::diff_traces(a, b, opt);
+  };
+  const validate_outcome v = validate_scenario(r, h);
   p.finish();
-
-  std::cout << "real          " << s.sched.workers << " threads: " << real.messages << " messages in " << real.wall_s
-            << " s, verdict " << (real.ok() ? "OK" : "FAIL") << ", trace " << real_path << '\n'
-            << "simulated     " << sim.cores << " cores of " << sim.machine << ": " << sim.run.messages << " messages in "
-            << sim.sim_s << " simulated s, verdict " << (sim.ok() ? "OK" : "FAIL") << ", trace " << sim_path << "\n\n";
-  traces::print_diff(std::cout, d);
-  return real.ok() && sim.ok() ? d.exit_code() : 1;
+  print_validation(std::cout, v);
+  return v.exit_code();
 }
 
 constexpr const char* validate_footer =
