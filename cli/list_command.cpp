@@ -2,42 +2,29 @@
 #include <filesystem>
 #include <iomanip>
 #include <iostream>
-#include <map>
 #include <memory>
 #include <string>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/commands.hpp"
-#include "cli/summary.hpp"
+#include "models/registry.hpp"
 #include "scenarios/scenario_loader.hpp"
+#include "sim/machine_model.hpp"
+#include "traces/run_summary.hpp"
 
 namespace twinsched::cli {
 namespace {
 
-/// One line per name in policy_names() / idle_names(); a name without one prints bare.
-const std::map<std::string, std::string>& descriptions() {
-  static const std::map<std::string, std::string> d{
-      {"shared-queue", "one global FIFO of runnable actors; the thread-pool baseline (contends on one queue)"},
-      {"distribution", "actors pre-assigned round robin to workers, one queue each; no balancing"},
-      {"sharing", "distribution + hungry workers: a busy worker hands pending actors to idle ones"},
-      {"stealing", "per-worker deques; owner pops LIFO (or FIFO with fifo), idle workers steal (steal = one|half)"},
-      {"donation", "a backed-up actor's queued messages are donated to an idle equal actor (needs groups)"},
-      {"adaptive", "actors bound to threads; an overloaded thread starts another and migrates actors; idle ones retire"},
-      {"busy-spin", "spin without pause; lowest wake-up latency, burns a core"},
-      {"noop", "return at once and look again; like busy-spin, without the pause instruction"},
-      {"yield", "std::this_thread::yield() between looks; gives the core to other threads"},
-      {"sleep", "park for a fixed sleep_us, then look again"},
-      {"backoff", "max_spins spins, then max_yields yields, then parks doubling from min_park_us to max_park_us"},
-      {"park", "block until another worker wakes it; saves the core, pays a wake-up"},
-  };
-  return d;
-}
-
-void print_names(const std::vector<std::string>& names) {
-  for (const auto& n : names) {
-    auto it = descriptions().find(n);
-    std::cout << "  " << std::left << std::setw(14) << n << (it == descriptions().end() ? "" : it->second) << '\n';
+/// One line per registered policy or idle strategy (models/registry.hpp), then its knobs:
+/// the scenario-file key, its default, its range and what it does.
+template <class Entries, class Config>
+void print_entries(const Entries& entries, const Config& defaults) {
+  for (const auto& e : entries) {
+    std::cout << "  " << std::left << std::setw(14) << e.name << e.description << '\n';
+    for (const auto& k : e.knobs)
+      std::cout << "      " << std::left << std::setw(16) << k.key << " = " << std::setw(8) << k.value_text(defaults)
+                << "  " << std::setw(12) << k.range_text() << "  " << k.help << '\n';
   }
 }
 
@@ -45,7 +32,7 @@ void print_workloads() {
   for (const auto* w : all_workloads()) {
     std::cout << w->name << "  " << w->description << '\n';
     for (const auto& p : w->params)
-      std::cout << "  " << std::left << std::setw(12) << p.name << " = " << std::setw(10) << param_text(p.default_value)
+      std::cout << "  " << std::left << std::setw(12) << p.name << " = " << std::setw(10) << traces::param_text(p.default_value)
                 << "  " << p.doc << '\n';
   }
 }
@@ -65,8 +52,8 @@ void print_scenarios() {
 }
 
 int list(const std::string& what) {
-  if (what == "policies") print_names(policy_names());
-  if (what == "idle") print_names(idle_names());
+  if (what == "policies") print_entries(policy_catalog(), scheduler_config{});
+  if (what == "idle") print_entries(idle_catalog(), idle_config{});
   if (what == "workloads") print_workloads();
   if (what == "scenarios") print_scenarios();
   if (what == "machines") print_machines(std::cout);

@@ -4,15 +4,73 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 
 #include <CLI/CLI.hpp>
 
 #include "cli/option_checks.hpp"
+#include "models/registry.hpp"
 #include "scenarios/scenario_loader.hpp"
 
 namespace twinsched::cli {
 
 bool given(const CLI::Option* o) { return o && o->count() > 0; }
+
+namespace {
+
+/// "\n  NAME  what it does" per registered entry.
+template <class Entries>
+std::string choices_help(const Entries& entries) {
+  std::string h;
+  for (const auto& e : entries) h += "\n  " + e.name + ": " + e.description;
+  return h;
+}
+
+}  // namespace
+
+/// A flag for knob `k` of `owner` (a policy, or "--idle NAME"), named after its key, holding its
+/// value in `c` (micros in `micros`); apply() copies a given one into the scenario.
+template <class C>
+void scenario_flags::add_knob(CLI::App& cmd, const std::string& owner, const std::string& table, const knob<C>& k, C& c) {
+  const std::string help = owner + ": " + k.help + " (" + table + " " + k.key + ").";
+  CLI::Option* o = nullptr;
+  auto field = [](scenario& s) -> C& {
+    if constexpr (std::is_same_v<C, idle_config>) return s.sched.idle;
+    else return s.sched;
+  };
+  if (k.boolean) {
+    const std::string f = k.flag();
+    o = cmd.add_flag(f + ",!--no-" + f.substr(2), c.*k.boolean, help);
+    knob_flags.emplace_back(o, [&c, k, field](scenario& s) { field(s).*k.boolean = c.*k.boolean; });
+    return;
+  }
+  if (k.text) {
+    std::vector<std::string> names;
+    for (std::string_view rest = k.choices;;) {
+      const auto bar = rest.find('|');
+      names.emplace_back(rest.substr(0, bar));
+      if (bar == std::string_view::npos) break;
+      rest.remove_prefix(bar + 1);
+    }
+    o = cmd.add_option(k.flag(), c.*k.text, help)->type_name("MODE")->check(CLI::IsMember(names))->capture_default_str();
+    knob_flags.emplace_back(o, [&c, k, field](scenario& s) { field(s).*k.text = c.*k.text; });
+    return;
+  }
+  if (k.u32) {
+    o = takes_whole(cmd.add_option(k.flag(), c.*k.u32, help)->type_name("N")->capture_default_str(), k.min,
+                    std::min<std::uint64_t>(k.max, std::numeric_limits<std::uint32_t>::max()));
+    knob_flags.emplace_back(o, [&c, k, field](scenario& s) { field(s).*k.u32 = c.*k.u32; });
+    return;
+  }
+  if (k.micros) {
+    std::uint64_t& us = micros[k.key] = c.*k.u64 / 1000;
+    o = takes_whole(cmd.add_option(k.flag(), us, help)->type_name("US")->capture_default_str(), k.min, k.max);
+    knob_flags.emplace_back(o, [&us, k, field](scenario& s) { field(s).*k.u64 = us * 1000; });
+    return;
+  }
+  o = takes_whole(cmd.add_option(k.flag(), c.*k.u64, help)->type_name("N")->capture_default_str(), k.min, k.max);
+  knob_flags.emplace_back(o, [&c, k, field](scenario& s) { field(s).*k.u64 = c.*k.u64; });
+}
 
 void scenario_flags::add_to(CLI::App& cmd, const std::string& workers_help) {
   workers_opt = cmd.add_option("--workers", sched.workers,
@@ -21,13 +79,13 @@ void scenario_flags::add_to(CLI::App& cmd, const std::string& workers_help) {
   takes_whole(workers_opt, 1, workers_limit);
   policy_opt = cmd.add_option("--policy", sched.policy,
                               "Scheduling policy: where runnable actors wait and who runs them "
-                              "([scheduler] policy; `twinsched list policies`).")
+                              "([scheduler] policy; `twinsched list policies`):" + choices_help(policy_catalog()))
                    ->type_name("P")
                    ->check(CLI::IsMember(policy_names()))
                    ->capture_default_str();
   idle_opt = cmd.add_option("--idle", sched.idle.strategy,
-                            "What a worker with nothing to run does: spin, yield, sleep, back off or park "
-                            "([scheduler.idle] strategy; `twinsched list idle`).")
+                            "What a worker with nothing to run does ([scheduler.idle] strategy; "
+                            "`twinsched list idle`):" + choices_help(idle_catalog()))
                  ->type_name("S")
                  ->check(CLI::IsMember(idle_names()))
                  ->capture_default_str();
@@ -37,28 +95,10 @@ void scenario_flags::add_to(CLI::App& cmd, const std::string& workers_help) {
                   ->type_name("N")
                   ->capture_default_str();
   takes_whole(burst_opt, 1, std::numeric_limits<std::uint32_t>::max());
-  fifo_opt = cmd.add_flag("--fifo,!--no-fifo", sched.fifo,
-                          "stealing: --fifo makes a worker run its oldest runnable actor first (FIFO); "
-                          "--no-fifo, the default, its newest (LIFO) ([scheduler] fifo).");
-  steal_opt = cmd.add_option("--steal", sched.steal,
-                             "stealing: an idle worker takes one actor or half of a random victim's queue "
-                             "([scheduler] steal).")
-                  ->type_name("MODE")
-                  ->check(CLI::IsMember({"one", "half"}))
-                  ->capture_default_str();
-  min_workers_opt = cmd.add_option("--min-workers", sched.min_workers,
-                                    "adaptive: threads never retire below this ([scheduler] min_workers).")
-                        ->type_name("N");
-  takes_whole(min_workers_opt, 1, workers_limit);
-  max_workers_opt = cmd.add_option("--max-workers", sched.max_workers,
-                                    "adaptive: threads never grow above this; 0 = --workers ([scheduler] max_workers).")
-                        ->type_name("N");
-  takes_whole(max_workers_opt, 0, workers_limit);
-  overload_opt = cmd.add_option("--overload-after", sched.overload_after,
-                                 "adaptive: messages a thread runs without going idle before it counts as "
-                                 "overloaded ([scheduler] overload_after).")
-                     ->type_name("N");
-  takes_whole(overload_opt, 1, std::numeric_limits<std::uint32_t>::max());
+  for (const policy_entry& e : policy_catalog())
+    for (const auto& k : e.knobs) add_knob(cmd, e.name, "[scheduler]", k, sched);
+  for (const idle_entry& e : idle_catalog())
+    for (const auto& k : e.knobs) add_knob(cmd, "--idle " + e.name, "[scheduler.idle]", k, sched.idle);
   seed_opt = cmd.add_option("--seed", seed, "Seed for every random choice: steal victims, routing (top-level seed).")
                  ->type_name("N")
                  ->capture_default_str();
@@ -76,11 +116,8 @@ void scenario_flags::apply(scenario& s) const {
   if (given(policy_opt)) s.sched.policy = sched.policy;
   if (given(idle_opt)) s.sched.idle.strategy = sched.idle.strategy;
   if (given(burst_opt)) s.sched.burst = sched.burst;
-  if (given(fifo_opt)) s.sched.fifo = sched.fifo;
-  if (given(steal_opt)) s.sched.steal = sched.steal;
-  if (given(min_workers_opt)) s.sched.min_workers = sched.min_workers;
-  if (given(max_workers_opt)) s.sched.max_workers = sched.max_workers;
-  if (given(overload_opt)) s.sched.overload_after = sched.overload_after;
+  for (const auto& [opt, set] : knob_flags)
+    if (given(opt)) set(s);
   if (given(seed_opt)) s.seed = seed;
   if (checks) s.sched.checks = true;
   for (const auto& p : params) apply_param_override(s, p);

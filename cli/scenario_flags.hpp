@@ -1,10 +1,14 @@
 // The flags `run` and `sim` share: scheduler knobs, seed, workload parameters, --checks; each beats the scenario file only when given.
 #pragma once
 #include <cstdint>
+#include <functional>
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/config.hpp"
+#include "models/knob.hpp"
 
 namespace CLI {
 class App;
@@ -30,13 +34,19 @@ struct scenario_flags {
   std::vector<std::string> params;
   bool checks = false;
   CLI::Option *workers_opt = nullptr, *policy_opt = nullptr, *idle_opt = nullptr, *burst_opt = nullptr,
-              *fifo_opt = nullptr, *steal_opt = nullptr, *seed_opt = nullptr, *min_workers_opt = nullptr,
-              *max_workers_opt = nullptr, *overload_opt = nullptr;
+              *seed_opt = nullptr;
+  /// One flag per registered knob (models/registry.hpp), and how a given one sets the scenario.
+  std::vector<std::pair<CLI::Option*, std::function<void(scenario&)>>> knob_flags;
+  std::map<std::string, std::uint64_t> micros;  ///< the values of the knobs given in microseconds
 
   /// Registers the flags on `cmd`; `workers_help` says what --workers means for that command.
   void add_to(CLI::App& cmd, const std::string& workers_help);
   /// Writes every given flag into `s` (workload parameters with the file's checks).
   void apply(scenario& s) const;
+
+ private:
+  template <class C>
+  void add_knob(CLI::App& cmd, const std::string& owner, const std::string& table, const knob<C>& k, C& c);
 };
 
 }  // namespace twinsched::cli

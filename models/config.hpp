@@ -11,7 +11,7 @@
 
 namespace twinsched {
 
-/// Idle strategy and its knobs (see models/idle/). Times in nanoseconds.
+/// Idle strategy and its knobs (see models/idle/; each strategy declares the ones it reads). Times in nanoseconds.
 struct idle_config {
   std::string strategy = "backoff";  ///< busy-spin | noop | yield | sleep | backoff | park
   std::uint32_t max_spins = 64;      ///< backoff: pause-spins before yielding
@@ -21,7 +21,11 @@ struct idle_config {
   std::uint64_t sleep_ns = 50'000;        ///< sleep: fixed park
 };
 
-/// Policy-specific knobs; each policy reads the ones it needs.
+/// Most workers a run may have (scenario files, flags, adaptive's max_workers).
+inline constexpr std::uint32_t workers_limit = 1024;
+
+/// Policy-specific knobs; each policy reads the ones it needs and declares them (its
+/// policy_info's knobs, models/policy/policy_info.hpp), which is where their ranges and help live.
 struct scheduler_config {
   std::string policy = "stealing";  ///< shared-queue | distribution | sharing | stealing | donation | adaptive
   std::uint32_t workers = 2;
@@ -68,6 +72,13 @@ namespace twinsched {
 /// The CLI reports it as one line and exits with code 2.
 struct config_error : std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+/// A config_error about one knob, named by its scenario-file key ("scheduler.idle.max_park_us"),
+/// so that a scenario file's error points at that key (or at `other`, when the file sets only that).
+struct knob_error : config_error {
+  knob_error(std::string key_, std::string other_, const std::string& message)
+      : config_error(message), key(std::move(key_)), other(std::move(other_)) {}
+  std::string key, other;
 };
 /// Throws config_error when `s` names unknown policies/strategies or has impossible knobs.
 void validate(const scenario& s);

@@ -6,7 +6,9 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 
+#include "models/registry.hpp"
 #include "stock_folder.hpp"
 #include "toml_reader.hpp"
 
@@ -52,36 +54,55 @@ void read_workload(const toml_reader& r, const toml::table& root, scenario& s) {
   }
 }
 
-void read_idle(const toml_reader& r, const toml::table& t, idle_config& c) {
-  r.check_keys(t, "[scheduler.idle]",
-               {"strategy", "max_spins", "max_yields", "min_park_us", "max_park_us", "sleep_us"});
-  r.read_choice(t, "strategy", "scheduler.idle.strategy", c.strategy, idle_names(), "idle strategy");
-  r.read(t, "max_spins", "scheduler.idle.max_spins", c.max_spins, 0);
-  r.read(t, "max_yields", "scheduler.idle.max_yields", c.max_yields, 0);
-  r.read_us_as_ns(t, "min_park_us", "scheduler.idle.min_park_us", c.min_park_ns, 1);
-  r.read_us_as_ns(t, "max_park_us", "scheduler.idle.max_park_us", c.max_park_ns, 1);
-  r.read_us_as_ns(t, "sleep_us", "scheduler.idle.sleep_us", c.sleep_ns, 1);
-  if (c.max_park_ns < c.min_park_ns) {  // at the key that was given (both read whole us)
-    const toml::node* at = t.get("max_park_us") ? t.get("max_park_us") : t.get("min_park_us");
-    r.fail(at->source(), "scheduler.idle.max_park_us (" + std::to_string(c.max_park_ns / 1000) +
-                             ") must be at least min_park_us (" + std::to_string(c.min_park_ns / 1000) + ")");
+/// Reads a registered knob's key from `t`, typed and range-checked as the knob declares it.
+template <class C>
+void read_knob(const toml_reader& r, const toml::table& t, const std::string& prefix, const knob<C>& k, C& c) {
+  const std::string path = prefix + k.key;
+  if (k.boolean) r.read(t, k.key, path, c.*k.boolean);
+  if (k.u32) {
+    std::uint64_t v = c.*k.u32;
+    r.read(t, k.key, path, v, k.min, std::min<std::uint64_t>(k.max, std::numeric_limits<std::uint32_t>::max()));
+    c.*k.u32 = std::uint32_t(v);
+  }
+  if (k.u64 && k.micros) {
+    r.read_us_as_ns(t, k.key, path, c.*k.u64, k.min);
+    if (c.*k.u64 / 1000 > k.max) r.fail(t.get(k.key)->source(), path + " must be at most " + std::to_string(k.max));
+  }
+  if (k.u64 && !k.micros) r.read(t, k.key, path, c.*k.u64, k.min, k.max);
+  if (k.text) {
+    std::vector<std::string> names;
+    for (std::string_view rest = k.choices;;) {
+      const auto bar = rest.find('|');
+      names.emplace_back(rest.substr(0, bar));
+      if (bar == std::string_view::npos) break;
+      rest.remove_prefix(bar + 1);
+    }
+    r.read_choice(t, k.key, path, c.*k.text, names, std::string(k.key) + " mode");
   }
 }
 
+/// The keys of a table: `fixed` ones, then every registered knob's.
+template <class Entries>
+std::vector<std::string> keys_with_knobs(std::vector<std::string> fixed, const Entries& entries) {
+  for (const auto& e : entries)
+    for (const auto& k : e.knobs) fixed.push_back(k.key);
+  return fixed;
+}
+
+void read_idle(const toml_reader& r, const toml::table& t, idle_config& c) {
+  r.check_keys(t, "[scheduler.idle]", keys_with_knobs({"strategy"}, idle_catalog()));
+  r.read_choice(t, "strategy", "scheduler.idle.strategy", c.strategy, idle_names(), "idle strategy");
+  for (const idle_entry& e : idle_catalog())
+    for (const auto& k : e.knobs) read_knob(r, t, "scheduler.idle.", k, c);
+}
+
 void read_scheduler(const toml_reader& r, const toml::table& t, scheduler_config& c) {
-  r.check_keys(t, "[scheduler]",
-               {"policy", "workers", "burst", "fifo", "steal", "donate_threshold", "overload_after", "min_workers",
-                "max_workers", "retire_after_us", "checks", "idle"});
+  r.check_keys(t, "[scheduler]", keys_with_knobs({"policy", "workers", "burst", "checks", "idle"}, policy_catalog()));
   r.read_choice(t, "policy", "scheduler.policy", c.policy, policy_names(), "policy");
   r.read(t, "workers", "scheduler.workers", c.workers, 1);
   r.read(t, "burst", "scheduler.burst", c.burst, 1);
-  r.read(t, "fifo", "scheduler.fifo", c.fifo);
-  r.read_choice(t, "steal", "scheduler.steal", c.steal, {"one", "half"}, "steal mode");
-  r.read(t, "donate_threshold", "scheduler.donate_threshold", c.donate_threshold, 1);
-  r.read(t, "overload_after", "scheduler.overload_after", c.overload_after, 1);
-  r.read(t, "min_workers", "scheduler.min_workers", c.min_workers, 1);
-  r.read(t, "max_workers", "scheduler.max_workers", c.max_workers, 0);  // 0 = same as workers
-  r.read_us_as_ns(t, "retire_after_us", "scheduler.retire_after_us", c.retire_after_ns, 1);
+  for (const policy_entry& e : policy_catalog())
+    for (const auto& k : e.knobs) read_knob(r, t, "scheduler.", k, c);
   r.read(t, "checks", "scheduler.checks", c.checks);
   if (const toml::table* idle = r.table(t, "idle", "scheduler.idle")) read_idle(r, *idle, c.idle);
 }
@@ -121,6 +142,11 @@ scenario load_scenario_text(std::string_view text, const std::string& source_nam
   if (sched) read_scheduler(r, *sched, s.sched);
   try {
     validate(s);
+  } catch (const knob_error& e) {  // at the key it names, if the file has it
+    for (const std::string& key : {e.key, e.other})
+      if (const toml::node* at = key.empty() ? nullptr : root.at_path(key).node()) r.fail(at->source(), e.what());
+    if (sched && sched->source().begin.line > 0) r.fail(sched->source(), e.what());
+    r.fail_at_start(e.what());
   } catch (const config_error& e) {
     if (sched && sched->source().begin.line > 0) r.fail(sched->source(), e.what());
     r.fail_at_start(e.what());

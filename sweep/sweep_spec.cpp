@@ -25,7 +25,7 @@ using detail::toml_reader;
 
 namespace {
 
-constexpr std::uint32_t workers_limit = 1024;  // cli/option_checks.hpp: the runtimes' limits
+// workers_limit: models/config.hpp
 constexpr std::uint32_t cores_limit = 256;
 
 std::uint64_t whole(const std::string& text, std::uint64_t lo, std::uint64_t hi, const std::string& what) {

@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "checksum.hpp"
+#include "models/registry.hpp"
 
 namespace twinsched::traces {
 namespace {
@@ -62,7 +63,11 @@ std::string value_text(const param_value& v) {
       v);
 }
 
-std::string us(std::uint64_t ns) { return std::to_string(ns / 1000); }
+/// "key = value\n" as a scenario file writes a registered knob.
+template <class C>
+std::string knob_line(const knob<C>& k, const C& c) {
+  return std::string(k.key) + " = " + (k.text ? quoted(c.*k.text) : k.value_text(c)) + "\n";
+}
 
 std::string workload_part(const scenario& s) {
   std::string t = "seed = " + std::to_string(s.seed) + "\n\n[workload]\nkind = " + quoted(s.workload) + "\n";
@@ -86,21 +91,13 @@ std::string canonical_scenario_text(const scenario& s) {
   t += "policy = " + quoted(c.policy) + "\n";
   t += "workers = " + std::to_string(c.workers) + "\n";
   t += "burst = " + std::to_string(c.burst) + "\n";
-  t += std::string("fifo = ") + (c.fifo ? "true" : "false") + "\n";
-  t += "steal = " + quoted(c.steal) + "\n";
-  t += "donate_threshold = " + std::to_string(c.donate_threshold) + "\n";
-  t += "overload_after = " + std::to_string(c.overload_after) + "\n";
-  t += "min_workers = " + std::to_string(c.min_workers) + "\n";
-  t += "max_workers = " + std::to_string(c.max_workers) + "\n";
-  t += "retire_after_us = " + us(c.retire_after_ns) + "\n";
+  for (const policy_entry& e : policy_catalog())
+    for (const auto& k : e.knobs) t += knob_line(k, c);
   if (c.checks) t += "checks = true\n";  // only when on: older traces' text stays as it was
   t += "\n[scheduler.idle]\n";
   t += "strategy = " + quoted(c.idle.strategy) + "\n";
-  t += "max_spins = " + std::to_string(c.idle.max_spins) + "\n";
-  t += "max_yields = " + std::to_string(c.idle.max_yields) + "\n";
-  t += "min_park_us = " + us(c.idle.min_park_ns) + "\n";
-  t += "max_park_us = " + us(c.idle.max_park_ns) + "\n";
-  t += "sleep_us = " + us(c.idle.sleep_ns) + "\n";
+  for (const idle_entry& e : idle_catalog())
+    for (const auto& k : e.knobs) t += knob_line(k, c.idle);
   return t;
 }
 

@@ -2,13 +2,32 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <string>
 
+#include "../config.hpp"
+#include "../knob.hpp"
 #include "idle_decision.hpp"
 
 namespace twinsched {
 class backoff_idle {
  public:
   static constexpr const char* name = "backoff";
+  static constexpr const char* description = "max_spins spins, then max_yields yields, then parks doubling from min_park_us to max_park_us";
+  static constexpr knob<idle_config> knobs[] = {
+      {.key = "max_spins", .help = "pause-spins before yielding", .u32 = &idle_config::max_spins},
+      {.key = "max_yields", .help = "yields before parking", .u32 = &idle_config::max_yields},
+      {.key = "min_park_us", .help = "the first park", .u64 = &idle_config::min_park_ns, .min = 1, .micros = true},
+      {.key = "max_park_us", .help = "parks double up to this", .u64 = &idle_config::max_park_ns, .min = 1, .micros = true},
+  };
+  static backoff_idle make(const idle_config& c, unsigned crowd) {
+    return backoff_idle{c.max_spins, c.max_yields, c.min_park_ns, c.max_park_ns, crowd};
+  }
+  static void check(const idle_config& c) {
+    if (c.max_park_ns < c.min_park_ns)
+      throw knob_error("scheduler.idle.max_park_us", "scheduler.idle.min_park_us",
+                       "scheduler.idle.max_park_us (" + std::to_string(c.max_park_ns / 1000) +
+                           ") must be at least min_park_us (" + std::to_string(c.min_park_ns / 1000) + ")");
+  }
   /// `crowd`: workers per hardware thread (crowding()). Above 1 the CPU a spin would hold is
   /// one a worker with work is waiting for, so the spins are skipped (yields come first),
   /// and the parks are stretched by `crowd`.

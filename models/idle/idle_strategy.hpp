@@ -1,6 +1,7 @@
 // The idle strategy a worker runs, chosen by name at run time (the idle path is not hot).
 #pragma once
 #include <cstdio>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <variant>
@@ -15,25 +16,43 @@
 
 namespace twinsched {
 
+/// The idle-strategy registry: the one list of strategies. Each declares beside its code its
+/// name, description, knobs (models/knob.hpp, over idle_config), an optional
+/// `static S make(const idle_config&, unsigned crowd)` (else it is default-constructed) and an
+/// optional `static void check(const idle_config&)`; names, validation, scenario files,
+/// flags and `twinsched list` read them through idle_catalog() (models/registry.hpp).
+template <class... Strategies>
+struct idle_list {};
+using idle_strategies = idle_list<busy_spin_idle, noop_idle, yield_idle, backoff_idle, sleep_idle, park_idle>;
+
 class idle_strategy {
  public:
   /// `crowd`: workers per hardware thread (crowding()); backoff and sleep adapt to it.
-  explicit idle_strategy(const idle_config& c, unsigned crowd = 1) : s_(make(c, crowd)) {}
+  explicit idle_strategy(const idle_config& c, unsigned crowd = 1) : s_(make(c, crowd, idle_strategies{})) {}
   idle_decision next(unsigned round) const {
     return std::visit([round](const auto& s) { return s.next(round); }, s_);
   }
 
  private:
-  using any = std::variant<busy_spin_idle, noop_idle, yield_idle, sleep_idle, backoff_idle, park_idle>;
-  static any make(const idle_config& c, unsigned crowd) {
-    const auto& n = c.strategy;
-    if (n == busy_spin_idle::name) return busy_spin_idle{};
-    if (n == noop_idle::name) return noop_idle{};
-    if (n == yield_idle::name) return yield_idle{};
-    if (n == sleep_idle::name) return sleep_idle{c.sleep_ns, crowd};
-    if (n == backoff_idle::name) return backoff_idle{c.max_spins, c.max_yields, c.min_park_ns, c.max_park_ns, crowd};
-    if (n == park_idle::name) return park_idle{};
-    throw config_error("unknown idle strategy '" + n + "'");
+  template <class L>
+  struct variant_of;
+  template <class... S>
+  struct variant_of<idle_list<S...>> {
+    using type = std::variant<S...>;
+  };
+  using any = variant_of<idle_strategies>::type;
+
+  template <class S>
+  static S make_one(const idle_config& c, unsigned crowd) {
+    if constexpr (requires { S::make(c, crowd); }) return S::make(c, crowd);
+    else return S{};
+  }
+  template <class... S>
+  static any make(const idle_config& c, unsigned crowd, idle_list<S...>) {
+    std::optional<any> s;
+    ((c.strategy == S::name && (s.emplace(make_one<S>(c, crowd)), true)) || ...);
+    if (!s) throw config_error("unknown idle strategy '" + c.strategy + "'");
+    return *std::move(s);
   }
   any s_;
 };

@@ -67,13 +67,55 @@
 #include "../trace_event.hpp"
 #include "dispatcher_queue.hpp"
 #include "policy.hpp"
+#include "policy_info.hpp"
 
 namespace twinsched {
 
 template <class P>
+class adaptive_policy;
+
+template <>
+struct policy_info<adaptive_policy> {
+  static constexpr const char* name = "adaptive";
+  static constexpr const char* description =
+      "actors bound to threads; an overloaded thread starts another and migrates actors; idle ones retire";
+  static constexpr knob<scheduler_config> knobs[] = {
+      {.key = "overload_after",
+       .help = "messages a thread runs without going idle before it counts as overloaded",
+       .u32 = &scheduler_config::overload_after,
+       .min = 1},
+      {.key = "min_workers",
+       .help = "threads never retire below this",
+       .u32 = &scheduler_config::min_workers,
+       .min = 1,
+       .max = workers_limit},
+      {.key = "max_workers",
+       .help = "threads never grow above this; 0 = workers",
+       .u32 = &scheduler_config::max_workers,
+       .max = workers_limit},
+      {.key = "retire_after_us",
+       .help = "idle time after which a thread retires",
+       .u64 = &scheduler_config::retire_after_ns,
+       .min = 1,
+       .micros = true},
+  };
+  static void check(const scenario& s) {
+    const scheduler_config& c = s.sched;
+    auto n = [](std::uint32_t v) { return std::to_string(v); };
+    if (c.max_workers != 0 && c.min_workers > c.max_workers)
+      throw config_error("adaptive: min_workers (" + n(c.min_workers) + ") must not exceed max_workers (" +
+                         n(c.max_workers) + ")");
+    if (c.workers < c.min_workers)
+      throw config_error("adaptive: workers (" + n(c.workers) + ") must be at least min_workers (" + n(c.min_workers) + ")");
+    if (c.max_workers != 0 && c.workers > c.max_workers)
+      throw config_error("adaptive: workers (" + n(c.workers) + ") must not exceed max_workers (" + n(c.max_workers) + ")");
+  }
+};
+
+template <class P>
 class adaptive_policy {
  public:
-  static constexpr const char* name = "adaptive";
+  static constexpr const char* name = policy_info<adaptive_policy>::name;
   static constexpr policy_caps caps{.observes_work = true, .scales_workers = true};
   static constexpr std::size_t backlog_cap = 1024;  // mailboxes are measured up to this...
   static constexpr std::size_t walk_budget = 2;      // ...and all of them together up to this

@@ -23,13 +23,24 @@
 #include "../run_result.hpp"
 #include "dispatcher_queue.hpp"
 #include "policy.hpp"
+#include "policy_info.hpp"
 
 namespace twinsched {
 
 template <class P>
+class distribution_policy;
+
+template <>
+struct policy_info<distribution_policy> {
+  static constexpr const char* name = "distribution";
+  static constexpr const char* description =
+      "actors pre-assigned round robin to workers, one queue each; no balancing";
+};
+
+template <class P>
 class distribution_policy {
  public:
-  static constexpr const char* name = "distribution";
+  static constexpr const char* name = policy_info<distribution_policy>::name;
   static constexpr policy_caps caps{};
 
   explicit distribution_policy(const policy_setup<P>& s) : park_(s.park), n_(s.config.workers) {

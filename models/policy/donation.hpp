@@ -46,14 +46,39 @@
 #include "../run_result.hpp"
 #include "../tracer.hpp"
 #include "policy.hpp"
+#include "policy_info.hpp"
 #include "stealing.hpp"
 
 namespace twinsched {
 
 template <class P>
+class donation_policy;
+
+template <>
+struct policy_info<donation_policy> {
+  static constexpr const char* name = "donation";
+  static constexpr const char* description =
+      "a backed-up actor's queued messages are donated to an idle equal actor (needs groups)";
+  static constexpr knob<scheduler_config> knobs[] = {
+      {.key = "donate_threshold",
+       .help = "mailbox length at which an actor's newest messages go to an idle member of its group",
+       .u32 = &scheduler_config::donate_threshold,
+       .min = 1},
+  };
+  /// Groups are declared by the built workload (they may depend on its parameters);
+  /// building one only reads the parameters.
+  static void check(const scenario& s) {
+    const workload_info* w = find_workload(s.workload);
+    if (w && w->make && !w->make(with_defaults(*w, s.workload_params), s.seed)->has_groups())
+      throw config_error("donation needs a workload with a group of equal actors; '" + s.workload +
+                         "' declares none (try workload \"pool\")");
+  }
+};
+
+template <class P>
 class donation_policy {
  public:
-  static constexpr const char* name = "donation";
+  static constexpr const char* name = policy_info<donation_policy>::name;
   static constexpr unsigned scan_members = 8, max_recipients = 4, cooldown = 8;
 
   static constexpr policy_caps caps{.observes_work = true};  // after_message: donating

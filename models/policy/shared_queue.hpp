@@ -7,13 +7,24 @@
 #include "../run_result.hpp"
 #include "locked_fifo.hpp"
 #include "policy.hpp"
+#include "policy_info.hpp"
 
 namespace twinsched {
 
 template <class P>
+class shared_queue_policy;
+
+template <>
+struct policy_info<shared_queue_policy> {
+  static constexpr const char* name = "shared-queue";
+  static constexpr const char* description =
+      "one global FIFO of runnable actors; the thread-pool baseline (contends on one queue)";
+};
+
+template <class P>
 class shared_queue_policy {
  public:
-  static constexpr const char* name = "shared-queue";
+  static constexpr const char* name = policy_info<shared_queue_policy>::name;
   static constexpr policy_caps caps{};
 
   explicit shared_queue_policy(const policy_setup<P>& s) : park_(s.park) {}

@@ -46,13 +46,24 @@
 #include "../tracer.hpp"
 #include "dispatcher_queue.hpp"
 #include "policy.hpp"
+#include "policy_info.hpp"
 
 namespace twinsched {
 
 template <class P>
+class sharing_policy;
+
+template <>
+struct policy_info<sharing_policy> {
+  static constexpr const char* name = "sharing";
+  static constexpr const char* description =
+      "distribution + hungry workers: a busy worker hands pending actors to idle ones";
+};
+
+template <class P>
 class sharing_policy {
  public:
-  static constexpr const char* name = "sharing";
+  static constexpr const char* name = policy_info<sharing_policy>::name;
   static constexpr policy_caps caps{.observes_work = true};  // on_idle: step 1
 
   explicit sharing_policy(const policy_setup<P>& s)

@@ -34,13 +34,33 @@
 #include "chase_lev_deque.hpp"
 #include "locked_fifo.hpp"
 #include "policy.hpp"
+#include "policy_info.hpp"
 
 namespace twinsched {
 
 template <class P>
+class stealing_policy;
+
+template <>
+struct policy_info<stealing_policy> {
+  static constexpr const char* name = "stealing";
+  static constexpr const char* description =
+      "per-worker deques; owner pops LIFO (or FIFO with fifo), idle workers steal (steal = one|half)";
+  static constexpr knob<scheduler_config> knobs[] = {
+      {.key = "fifo",
+       .help = "a worker runs its oldest runnable actor first (FIFO, ForkJoinPool asyncMode), not its newest (LIFO)",
+       .boolean = &scheduler_config::fifo},
+      {.key = "steal",
+       .help = "an idle worker takes one actor or half of a random victim's queue",
+       .text = &scheduler_config::steal,
+       .choices = "one|half"},
+  };
+};
+
+template <class P>
 class stealing_policy {
  public:
-  static constexpr const char* name = "stealing";
+  static constexpr const char* name = policy_info<stealing_policy>::name;
   static constexpr policy_caps caps{.holds_drained = true};  // a held actor with mail goes to the slot
 
   explicit stealing_policy(const policy_setup<P>& s)
