@@ -9,18 +9,6 @@
 
 namespace twinsched::traces {
 
-const char* status_name(worker_view::status s) {
-  switch (s) {
-    case worker_view::status::not_started: return "not started";
-    case worker_view::status::looking: return "looking for work";
-    case worker_view::status::running: return "running";
-    case worker_view::status::idle: return "idle";
-    case worker_view::status::parked: return "parked";
-    case worker_view::status::stopped: return "stopped";
-  }
-  return "?";
-}
-
 step_state::step_state(unsigned worker_lanes, bool full)
     : full_(full), workers_(std::min<unsigned>(worker_lanes, outside_lane)),
       donations_(workers_.size()) {}
@@ -81,21 +69,17 @@ void step_state::apply(const trace_event& e) {
   worker_view* w = on_worker ? &lane(e.worker) : nullptr;
   if (w) {
     if (e.kind != event_kind::donate) donations_[e.worker].open = false;
-    // an idle spell ends at the worker's next event other than park and unpark
-    const bool idle = w->state == worker_view::status::idle || w->state == worker_view::status::parked;
-    const bool keeps_idle = e.kind == event_kind::park || e.kind == event_kind::unpark || e.kind == event_kind::idle;
-    if ((idle && !keeps_idle) || w->state == worker_view::status::not_started) {
-      w->state = worker_view::status::looking;
-      w->since = e.time_ns;
-    }
+    static worker_visitor nothing;  // stepping shows the state now, not the spans it ended
+    states_.apply(e, nothing);
+    const worker_lane& l = states_.lane(e.worker);
+    w->state = l.status;
+    const bool spell = l.status == worker_status::idle || l.status == worker_status::parked;
+    w->since = spell ? l.spell_ns : l.since;
+    w->parked_ns = l.parked_ns;
+    w->woke_ns = l.woke_ns;
+    w->actor = l.actor;
   }
   switch (e.kind) {
-    case event_kind::worker_start:
-      if (w) w->state = worker_view::status::looking, w->since = e.time_ns;
-      break;
-    case event_kind::worker_stop:
-      if (w) w->state = worker_view::status::stopped, w->since = e.time_ns;
-      break;
     case event_kind::send:
       ++at(e.actor).mailbox;
       break;
@@ -104,15 +88,7 @@ void step_state::apply(const trace_event& e) {
       break;
     case event_kind::run_begin:
       --at(e.actor).pending;
-      if (w) {
-        w->state = worker_view::status::running;
-        w->since = e.time_ns;
-        w->actor = e.actor;
-        ++w->turns;
-      }
-      break;
-    case event_kind::run_end:
-      if (w) w->state = worker_view::status::looking, w->since = e.time_ns;
+      if (w) ++w->turns;
       break;
     case event_kind::message_begin:
       --at(e.actor).mailbox;
@@ -128,28 +104,10 @@ void step_state::apply(const trace_event& e) {
     case event_kind::donate:
       if (w) donate(e);
       break;
-    case event_kind::idle:
-      if (w && w->state != worker_view::status::idle && w->state != worker_view::status::parked) {
-        w->state = worker_view::status::idle;
-        w->since = e.time_ns;
-        w->woke_ns = 0;
-      }
-      break;
     case event_kind::park:
-      if (w) {
-        if (w->state != worker_view::status::idle) w->since = e.time_ns;  // a park outside an idle spell
-        w->state = worker_view::status::parked;
-        w->parked_ns = e.time_ns;
-        ++w->parks;
-      }
+      if (w) ++w->parks;
       break;
-    case event_kind::unpark:
-      if (w && w->state == worker_view::status::parked) {
-        w->state = worker_view::status::idle;
-        w->woke_ns = e.time_ns;
-      }
-      break;
-    default:  // message_end, thread_start, thread_retire: counted only
+    default:  // the worker's state (worker_states) only, or counted only
       break;
   }
 }

@@ -2,7 +2,8 @@
 //
 // Overview
 //   step_state applies a trace's events one at a time, in merged_cursor's order (time, then
-//   lane), and keeps what they imply: each worker's state, the runnable actors grouped by the
+//   lane), and keeps what they imply: each worker's state (worker_states, the state machine
+//   every trace tool shares) and counts, the runnable actors grouped by the
 //   worker that queued them, each actor's mailbox size, and counts by kind. It holds one
 //   record per actor and per worker, never the events: memory is bounded by the run's actors
 //   and workers whatever the trace's length, so it can step through a trace of any size.
@@ -39,11 +40,13 @@
 #include <vector>
 
 #include "models/trace_event.hpp"
+#include "worker_states.hpp"
 
 namespace twinsched::traces {
 
+/// A worker as stepping shows it: its state (worker_states) and its counts so far.
 struct worker_view {
-  enum class status : std::uint8_t { not_started, looking, running, idle, parked, stopped };
+  using status = worker_status;
   status state = status::not_started;
   std::uint64_t since = 0;       ///< ns: when it entered `state` (idle and parked: the idle spell's start)
   std::uint64_t parked_ns = 0;   ///< parked: when it parked
@@ -51,9 +54,6 @@ struct worker_view {
   std::uint32_t actor = 0;       ///< running: the actor
   std::uint64_t turns = 0, messages = 0, steals = 0, parks = 0;
 };
-
-/// Display name of a worker state: "not started", "looking for work", "running", ...
-const char* status_name(worker_view::status s);
 
 struct actor_view {
   std::int64_t pending = 0;         ///< schedules + donation pushes - run_begins
@@ -119,6 +119,7 @@ class step_state {
   std::vector<worker_view> workers_;
   std::vector<donation_step> donations_;  ///< per worker lane
   std::unordered_map<std::uint32_t, actor_view> actors_;
+  worker_states states_;
 };
 
 }  // namespace twinsched::traces

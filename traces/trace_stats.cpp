@@ -1,10 +1,11 @@
-// The single pass that computes trace_stats: per-lane state machines plus a map of in-flight sends.
+// The single pass that computes trace_stats: the workers' states (worker_states) plus a map of in-flight sends.
 #include "trace_stats.hpp"
 
 #include <unordered_map>
 
 #include "format.hpp"
 #include "merged_cursor.hpp"
+#include "worker_states.hpp"
 
 namespace twinsched::traces {
 
@@ -17,10 +18,21 @@ const char* kind_name(unsigned kind) {
 
 namespace {
 
-/// Where a worker is in its loop, to attribute the time up to its next event.
-struct lane_state {
-  std::uint64_t run_since = 0, park_since = 0, idle_since = 0;
-  bool seen = false, running = false, parked = false, idle = false;
+/// Adds up each worker's time in its turns, parks and idle spells, when they end.
+struct time_shares : worker_visitor {
+  std::map<std::uint16_t, worker_time>& workers;
+  explicit time_shares(std::map<std::uint16_t, worker_time>& w) : workers(w) {}
+  void span(const worker_span& s) override {
+    if (!s.ended) return;
+    worker_time& w = workers[s.lane];
+    const std::uint64_t d = s.end_ns - s.begin_ns;
+    switch (s.kind) {
+      case span_kind::turn: w.running_ns += d; break;
+      case span_kind::parked: w.parked_ns += d; break;
+      case span_kind::idle: w.idle_ns += d; break;
+      case span_kind::message: break;
+    }
+  }
 };
 
 }  // namespace
@@ -39,7 +51,8 @@ trace_stats compute_stats(const trace_reader& r) {
     auto g = group_of.find(actor);
     st.queueing_by_group[g == group_of.end() ? 0 : g->second].add(d);
   };
-  std::map<std::uint16_t, lane_state> lanes;
+  worker_states states;
+  time_shares shares(st.workers);
   merged_cursor cur(r);
   bool first = true;
   while (const trace_event* e = cur.next()) {
@@ -48,6 +61,15 @@ trace_stats compute_stats(const trace_reader& r) {
     if (first) st.first_ns = e->time_ns, first = false;
     st.last_ns = e->time_ns;
     const std::uint16_t lane = e->worker;
+    const bool started = states.lane(lane).seen;
+    states.apply(*e, shares);
+    if (lane != outside_lane) {
+      worker_time& w = st.workers[lane];
+      if (!started) w.start_ns = w.stop_ns = e->time_ns;  // a worker's span: its first event to its last
+      if (w.stop_ns < e->time_ns) w.stop_ns = e->time_ns;
+      if (e->kind == event_kind::run_begin) ++w.turns;
+      if (e->kind == event_kind::run_end) w.messages += e->other;  // the turn's messages: at decisions level too
+    }
     if (e->kind == event_kind::send) {
       auto it = early.find(e->message);
       if (it == early.end()) {
@@ -57,9 +79,7 @@ trace_stats compute_stats(const trace_reader& r) {
         add_delay(0, it->second.second);
         early.erase(it);
       }
-      continue;
-    }
-    if (e->kind == event_kind::message_begin) {
+    } else if (e->kind == event_kind::message_begin) {
       auto it = in_flight.find(e->message);
       if (it == in_flight.end()) {
         early.emplace(e->message, std::make_pair(e->time_ns, e->actor));
@@ -68,46 +88,6 @@ trace_stats compute_stats(const trace_reader& r) {
         in_flight.erase(it);
       }
     }
-    if (lane == outside_lane) continue;
-    worker_time& w = st.workers[lane];
-    lane_state& ls = lanes[lane];
-    if (!ls.seen) {  // a worker's span starts at its first event (worker_start, or thread_start)
-      ls.seen = true;
-      w.start_ns = w.stop_ns = e->time_ns;
-    }
-    if (ls.idle) {  // an idle spell ends at the worker's next event other than park/unpark
-      if (e->kind != event_kind::park && e->kind != event_kind::unpark) {
-        w.idle_ns += e->time_ns - ls.idle_since;
-        ls.idle = false;
-      }
-    }
-    switch (e->kind) {
-      case event_kind::run_begin:
-        ls.running = true;
-        ls.run_since = e->time_ns;
-        ++w.turns;
-        break;
-      case event_kind::run_end:
-        if (ls.running) w.running_ns += e->time_ns - ls.run_since;
-        ls.running = false;
-        w.messages += e->other;  // the turn's messages: at decisions level too (no message events)
-        break;
-      case event_kind::park:
-        ls.parked = true;
-        ls.park_since = e->time_ns;
-        break;
-      case event_kind::unpark:
-        if (ls.parked) w.parked_ns += e->time_ns - ls.park_since;
-        ls.parked = false;
-        break;
-      case event_kind::idle:
-        ls.idle = true;
-        ls.idle_since = e->time_ns;
-        break;
-      default:
-        break;
-    }
-    if (w.stop_ns < e->time_ns) w.stop_ns = e->time_ns;
   }
   st.unmatched = early.size();
   return st;

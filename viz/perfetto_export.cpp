@@ -1,8 +1,9 @@
-// The Perfetto/Chrome JSON exporter: per-lane slice state machines over the merged event stream.
+// The Perfetto/Chrome JSON exporter: the workers' states (traces::worker_states) as slices, plus flows, instants and counters, over the merged event stream.
 #include "perfetto_export.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
@@ -12,6 +13,7 @@
 #include "traces/format.hpp"
 #include "traces/merged_cursor.hpp"
 #include "traces/header.hpp"
+#include "traces/worker_states.hpp"
 
 namespace twinsched::viz {
 using namespace twinsched::traces;
@@ -64,16 +66,38 @@ class json_out {
   bool first_ = true;
 };
 
-struct open_slice {
-  bool open = false;
-  std::uint64_t since = 0;
-  std::uint32_t actor = 0;
-  std::uint64_t message = 0;
-  std::uint64_t count = 0;
-};
-
-struct lane_slices {
-  open_slice run, msg, idle, park, start;
+/// Each worker's turns, messages, idle spells and parks (traces::worker_states) as slices.
+struct slices : worker_visitor {
+  std::function<void(std::uint16_t, const std::string&, const std::string&, std::uint64_t, std::uint64_t,
+                     const std::string&)>
+      slice;
+  void span(const worker_span& s) override {
+    switch (s.kind) {
+      case span_kind::turn:
+        slice(s.lane, "actor " + std::to_string(s.actor), "turn", s.begin_ns, s.end_ns,
+              s.ended ? "\"actor\":" + std::to_string(s.actor) + ",\"messages\":" + std::to_string(s.messages) : "");
+        break;
+      case span_kind::message: {
+        char args[128] = "";
+        if (s.ended) {
+          int len = std::snprintf(args, sizeof args, "\"message\":\"%llu:%llu\"",
+                                  static_cast<unsigned long long>(s.message >> sender_shift),
+                                  static_cast<unsigned long long>(s.message & seq_mask));
+          if (s.off_cpu_ns)  // a real run's time off a CPU inside it (format.hpp), not its work
+            std::snprintf(args + len, sizeof args - std::size_t(len), ",\"off_cpu_ns\":%llu",
+                          static_cast<unsigned long long>(s.off_cpu_ns));
+        }
+        slice(s.lane, "message", "message", s.begin_ns, s.end_ns, args);
+        break;
+      }
+      case span_kind::parked:
+        slice(s.lane, "parked", "idle", s.begin_ns, s.end_ns, "");
+        break;
+      case span_kind::idle:
+        slice(s.lane, "idle", "idle", s.begin_ns, s.end_ns, "");
+        break;
+    }
+  }
 };
 
 }  // namespace
@@ -148,7 +172,12 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
     ++sum.instants;
   };
 
-  std::map<std::uint16_t, lane_slices> lanes;
+  worker_states states;
+  slices workers;
+  workers.slice = slice;
+  // one slice covers the workload's start (the outside lane), for its flows to attach to
+  bool started = false;
+  std::uint64_t start_begin = 0, start_last = 0;
   std::unordered_set<std::uint64_t> flow_started;
   // deliveries seen before their send (interpolated times across workers): id -> (lane, begin)
   std::unordered_map<std::uint64_t, std::pair<std::uint16_t, std::uint64_t>> early;
@@ -184,36 +213,17 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
     e.time_ns = since(e.time_ns);
     if (e.time_ns > to) break;  // what is still open ends at the window's end (below)
     last_time = e.time_ns;
-    lane_slices& ls = lanes[e.worker];
-    if (e.worker == outside_lane) {  // one slice covers the workload's start, for its flows to attach to
-      if (!ls.start.open) ls.start = {true, e.time_ns, 0, 0, 0};
-      ls.start.count = e.time_ns;
+    if (e.worker == outside_lane) {
+      if (!started) started = true, start_begin = e.time_ns;
+      start_last = e.time_ns;
     }
-    // an idle spell ends at the worker's next event other than park/unpark
-    if (ls.idle.open && e.kind != event_kind::park && e.kind != event_kind::unpark && e.kind != event_kind::idle) {
-      slice(e.worker, "idle", "idle", ls.idle.since, e.time_ns, "");
-      ls.idle.open = false;
-    }
+    states.apply(e, workers);  // the slices this event ends
     switch (e.kind) {
       case event_kind::run_begin:
-        ls.run = {true, e.time_ns, e.actor, 0, 0};
         --runnable;
         counter_due = true;
         break;
-      case event_kind::run_end:
-        if (ls.run.open) {
-          if (ls.msg.open) {  // a message left open (cannot happen in a well-formed trace): close it first
-            slice(e.worker, "message", "message", ls.msg.since, e.time_ns, "");
-            ls.msg.open = false;
-          }
-          slice(e.worker, "actor " + std::to_string(ls.run.actor), "turn", ls.run.since, e.time_ns,
-                "\"actor\":" + std::to_string(ls.run.actor) + ",\"messages\":" + std::to_string(ls.run.count));
-        }
-        ls.run.open = false;
-        break;
       case event_kind::message_begin: {
-        ls.msg = {true, e.time_ns, e.actor, e.message, 0};
-        ++ls.run.count;
         if (flow_started.count(e.message)) {
           flow_end(e.worker, e.time_ns, e.message);
           flow_started.erase(e.message);
@@ -222,18 +232,6 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
         }
         break;
       }
-      case event_kind::message_end:
-        if (ls.msg.open) {
-          char args[128];
-          int len = std::snprintf(args, sizeof args, "\"message\":\"%llu:%llu\"",
-                                  static_cast<unsigned long long>(ls.msg.message >> sender_shift),
-                                  static_cast<unsigned long long>(ls.msg.message & seq_mask));
-          if (e.other)  // a real run's time off a CPU inside it (format.hpp), not its work
-            std::snprintf(args + len, sizeof args - std::size_t(len), ",\"off_cpu_ns\":%u", e.other);
-          slice(e.worker, "message", "message", ls.msg.since, e.time_ns, args);
-        }
-        ls.msg.open = false;
-        break;
       case event_kind::send:
         if (in_window(e.time_ns)) {
           ++sum.messages;
@@ -255,17 +253,11 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
         ++runnable;
         counter_due = true;
         break;
-      case event_kind::idle:
-        if (!ls.idle.open) ls.idle = {true, e.time_ns, 0, 0, 0};
-        break;
       case event_kind::park:
-        ls.park = {true, e.time_ns, 0, 0, 0};
         ++parked;
         counter_due = true;
         break;
       case event_kind::unpark:
-        if (ls.park.open) slice(e.worker, "parked", "idle", ls.park.since, e.time_ns, "");
-        ls.park.open = false;
         --parked;
         counter_due = true;
         break;
@@ -292,13 +284,8 @@ perfetto_summary export_perfetto(const trace_reader& r, std::ostream& os, const 
   const std::uint64_t end = to == std::numeric_limits<std::uint64_t>::max() ? last_time : to;
   counters(std::min(last_time, end), true);
   // close what is still open at the trace's or the window's end
-  for (auto& [lane, ls] : lanes) {
-    if (ls.msg.open) slice(lane, "message", "message", ls.msg.since, end, "");
-    if (ls.run.open) slice(lane, "actor " + std::to_string(ls.run.actor), "turn", ls.run.since, end, "");
-    if (ls.park.open) slice(lane, "parked", "idle", ls.park.since, end, "");
-    if (ls.idle.open) slice(lane, "idle", "idle", ls.idle.since, end, "");
-    if (ls.start.open) slice(lane, "workload start", "start", ls.start.since, std::min(ls.start.count + 1, end), "");
-  }
+  states.finish(end, workers);
+  if (started) slice(outside_lane, "workload start", "start", start_begin, std::min(start_last + 1, end), "");
   std::string other = "{\"scenario\":" + json_string(h.scenario) + ",\"backend\":" + json_string(h.backend) +
                       ",\"level\":\"" + level_name(h.level) + "\",\"flows\":" + std::to_string(sum.flows) +
                       ",\"flows_sampled\":" + (sum.sampled() ? "true" : "false") + ",\"flow_sampling\":" +

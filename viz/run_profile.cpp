@@ -1,13 +1,14 @@
-// The report's single pass over a trace: per-lane state machines feeding time bins, spells, delays and the graphs.
+// The report's single pass over a trace: the workers' states (traces::worker_states) and every event feeding time bins, spells, delays and the graphs.
 #include "run_profile.hpp"
 
 #include <algorithm>
 #include <bit>
 #include <cmath>
+#include <functional>
 
 #include "svg_chart.hpp"
 #include "traces/format.hpp"
-#include "traces/merged_cursor.hpp"
+#include "traces/worker_states.hpp"
 
 namespace twinsched::viz {
 
@@ -29,14 +30,6 @@ void spread(std::vector<float>& v, std::uint64_t bin_ns, std::uint64_t b, std::u
     if (to > from) v[k] += float(weight * double(to - from));
   }
 }
-
-struct lane_track {
-  worker_state state = worker_state::off;
-  std::uint64_t since = 0;
-  std::uint32_t actor = 0;
-  std::uint64_t turn_begin = 0;
-  std::uint64_t turn_off = 0;  // the turn's time off a CPU, from its message_end events
-};
 
 /// A time-weighted level (runnable actors, parked workers, threads) accumulated into bins.
 struct level {
@@ -76,96 +69,75 @@ run_profile profile_trace(const traces::trace_reader& r, const profile_options& 
 
   std::unordered_map<std::uint32_t, std::uint32_t> group_of;
   for (const auto& a : f.actors) group_of[a.id] = a.group;
-  std::unordered_map<std::uint16_t, lane_track> track;
   std::unordered_map<std::uint64_t, std::uint64_t> sent_at;  // messages in flight: id -> send time
   std::unordered_map<std::uint32_t, hot_actor> hot;
   level runnable, parked, threads;
   causality_builder dag(o.max_dag_nodes);
   const bool full = p.header.level == trace_level::full;
 
-  auto close_spell = [&](std::uint16_t lane, lane_track& t, std::uint64_t now) {
-    if (t.state == worker_state::off || t.state == worker_state::other) return;
-    auto& w = p.workers[lane];
+  /// The workers' spells (traces::worker_states) into the timeline, and every event into the rest.
+  struct pass : traces::worker_visitor {
+    std::function<void(const traces::status_segment&)> on_segment;
+    std::function<void(const traces::worker_span&)> on_span;
+    std::function<void(const trace_event&)> on_event;
+    void segment(const traces::status_segment& s) override { on_segment(s); }
+    void span(const traces::worker_span& s) override { on_span(s); }
+    void event(const trace_event& e) override { on_event(e); }
+  } walk;
+  auto bin_of = [&](std::uint64_t t) { return std::min<std::size_t>(t / p.bin_ns, p.bins - 1); };
+  walk.on_segment = [&](const traces::status_segment& s) {
+    using ws = traces::worker_status;
+    if (s.status != ws::running && s.status != ws::idle && s.status != ws::parked) return;
+    auto& w = p.workers[s.lane];
     if (w[0].empty())
       for (auto& v : w) v.assign(p.bins, 0.f);
-    const unsigned which = t.state == worker_state::running ? 0 : t.state == worker_state::idle ? 1 : 2;
-    spread(w[which], p.bin_ns, t.since, now, 1.0);
-    if (!p.spells_complete || now <= t.since) return;
+    const unsigned which = s.status == ws::running ? 0 : s.status == ws::idle ? 1 : 2;
+    spread(w[which], p.bin_ns, s.begin_ns, s.end_ns, 1.0);
+    if (!p.spells_complete || s.end_ns <= s.begin_ns) return;
     if (p.spells.size() >= o.max_segments) {
       p.spells_complete = false;
-      p.spells_until_ns = t.since;
+      p.spells_until_ns = s.begin_ns;
       return;
     }
-    p.spells.push_back({t.since, now, t.actor, lane, t.state});
+    const worker_state state = s.status == ws::running ? worker_state::running
+                               : s.status == ws::idle  ? worker_state::idle
+                                                       : worker_state::parked;
+    p.spells.push_back({s.begin_ns, s.end_ns, s.actor, s.lane, state});
   };
-  auto move_to = [&](std::uint16_t lane, lane_track& t, worker_state s, std::uint64_t now) {
-    if (t.state == s) return;
-    close_spell(lane, t, now);
-    t.state = s;
-    t.since = now;
+  walk.on_span = [&](const traces::worker_span& s) {
+    if (s.kind != traces::span_kind::turn || !s.ended) return;
+    hot_actor& h = hot[s.actor];
+    h.actor = s.actor;
+    h.messages += s.processed;
+    const std::uint64_t wall = s.end_ns - s.begin_ns;
+    h.turn_ns += wall - std::min(wall, s.off_cpu_ns);  // time off a CPU is not the actor's (format.hpp)
+    ++h.turns;
+    p.throughput[bin_of(s.end_ns)] += float(s.processed);
   };
-
-  traces::merged_cursor cur(r);
   std::uint64_t now = 0;
-  while (const trace_event* ep = cur.next()) {
-    trace_event e = *ep;
-    e.time_ns = now = traces::since_run_start(e.time_ns, p.start_ns);
+  walk.on_event = [&](const trace_event& e) {
+    now = e.time_ns;
     ++p.totals[unsigned(e.kind) & 15];
     p.comm.add(e);
     if (full) dag.add(e);
-    const std::size_t bin = std::min<std::size_t>(now / p.bin_ns, p.bins - 1);
-    if (e.worker != traces::outside_lane) {
-      lane_track& t = track[e.worker];
-      // an idle spell lasts until the worker's next event other than park/unpark/idle
-      if ((t.state == worker_state::idle || t.state == worker_state::parked) && e.kind != event_kind::park &&
-          e.kind != event_kind::unpark && e.kind != event_kind::idle)
-        move_to(e.worker, t, worker_state::other, now);
-      switch (e.kind) {
-        case event_kind::worker_start:
-          move_to(e.worker, t, worker_state::other, now);
-          threads.set(p.threads, p.bin_ns, now, threads.value + 1);
-          break;
-        case event_kind::worker_stop:
-          move_to(e.worker, t, worker_state::off, now);
-          threads.set(p.threads, p.bin_ns, now, threads.value - 1);
-          break;
-        case event_kind::run_begin:
-          move_to(e.worker, t, worker_state::running, now);
-          t.actor = e.actor;
-          t.turn_begin = now;
-          t.turn_off = 0;
-          runnable.set(p.runnable, p.bin_ns, now, runnable.value - 1);
-          break;
-        case event_kind::run_end: {
-          hot_actor& h = hot[t.actor];
-          h.actor = t.actor;
-          h.messages += e.other;
-          const std::uint64_t wall = now - std::min(now, t.turn_begin);
-          h.turn_ns += wall - std::min(wall, t.turn_off);
-          ++h.turns;
-          p.throughput[bin] += float(e.other);
-          move_to(e.worker, t, worker_state::other, now);
-          break;
-        }
-        case event_kind::message_end:
-          t.turn_off += e.other;  // time off a CPU in the handling (traces/format.hpp)
-          break;
-        case event_kind::idle:
-          move_to(e.worker, t, worker_state::idle, now);
-          break;
-        case event_kind::park:
-          move_to(e.worker, t, worker_state::parked, now);
-          parked.set(p.parked, p.bin_ns, now, parked.value + 1);
-          break;
-        case event_kind::unpark:
-          move_to(e.worker, t, worker_state::idle, now);
-          parked.set(p.parked, p.bin_ns, now, parked.value - 1);
-          break;
-        default:
-          break;
-      }
-    }
+    const std::size_t bin = bin_of(now);
+    const bool worker = e.worker != traces::outside_lane;
     switch (e.kind) {
+      case event_kind::worker_start:
+        if (worker) threads.set(p.threads, p.bin_ns, now, threads.value + 1);
+        break;
+      case event_kind::worker_stop:
+        if (worker) threads.set(p.threads, p.bin_ns, now, threads.value - 1);
+        break;
+      case event_kind::run_begin:
+        if (worker) runnable.set(p.runnable, p.bin_ns, now, runnable.value - 1);
+        break;
+      case event_kind::park:
+        if (worker) parked.set(p.parked, p.bin_ns, now, parked.value + 1);
+        break;
+      case event_kind::unpark:
+        if (worker) parked.set(p.parked, p.bin_ns, now, parked.value - 1);
+        break;
       case event_kind::schedule:
         runnable.set(p.runnable, p.bin_ns, now, runnable.value + 1);
         break;
@@ -197,8 +169,8 @@ run_profile profile_trace(const traces::trace_reader& r, const profile_options& 
       default:
         break;
     }
-  }
-  for (auto& [lane, t] : track) move_to(lane, t, worker_state::off, now);
+  };
+  traces::visit_worker_states(r, walk);  // ends the spells still open at the last event
   for (level* l : {&runnable, &parked, &threads}) {
     std::vector<float>& v = l == &runnable ? p.runnable : l == &parked ? p.parked : p.threads;
     l->set(v, p.bin_ns, std::max(now, l->since), l->value);
