@@ -21,8 +21,6 @@ void add_run_command(CLI::App& app, action& chosen);
 void add_list_command(CLI::App& app, action& chosen);
 /// `twinsched sim SCENARIO [--cores N|LIST] ...`: run a scenario on a simulated machine.
 void add_sim_command(CLI::App& app, action& chosen);
-/// The machine models `sim --machine` accepts, with their shape; returns 0.
-int print_machines(std::ostream& out);
 /// `twinsched validate SCENARIO`: the scenario on real cores and in simulation on the same
 /// core count, both traced, then diffed.
 void add_validate_command(CLI::App& app, action& chosen);

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <sstream>
 #include <utility>
 
 #include <CLI/CLI.hpp>
@@ -25,6 +26,15 @@ std::uint64_t parse_whole(const std::string& text, std::uint64_t lo, std::uint64
     v = v * 10 + digit;
   }
   if (v < lo || v > hi) throw std::invalid_argument("out of range");
+  return v;
+}
+
+std::vector<std::uint32_t> parse_whole_list(const std::string& text, std::uint32_t lo, std::uint32_t hi) {
+  std::vector<std::uint32_t> v;
+  std::stringstream ss(text);
+  std::string item;
+  while (std::getline(ss, item, ',')) v.push_back(std::uint32_t(parse_whole(item, lo, hi)));
+  if (v.empty() || text.back() == ',') throw std::invalid_argument("no number");
   return v;
 }
 

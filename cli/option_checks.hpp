@@ -4,6 +4,7 @@
 #include <functional>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace CLI {
 class Option;
@@ -25,6 +26,9 @@ struct usage_error : std::runtime_error {
 /// "1024" -> 1024 if it lies in [lo, hi]: digits only (no sign, space or exponent); else
 /// throws std::invalid_argument.
 std::uint64_t parse_whole(const std::string& text, std::uint64_t lo, std::uint64_t hi);
+/// "16" or "1,2,4" -> the numbers, each a parse_whole in [lo, hi]; throws std::invalid_argument
+/// for a bad one or an empty list (a trailing comma included).
+std::vector<std::uint32_t> parse_whole_list(const std::string& text, std::uint32_t lo, std::uint32_t hi);
 /// "0.5" -> 0.5: a finite decimal number above 0 (at least 0 with zero_ok); else throws
 /// std::invalid_argument.
 double parse_decimal(const std::string& text, bool zero_ok);

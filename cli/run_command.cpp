@@ -11,11 +11,11 @@
 #include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
 #include "cli/sim_progress.hpp"
-#include "cli/summary.hpp"
 #include "models/idle/idle_strategy.hpp"
 #include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "traces/output_file.hpp"
+#include "traces/run_summary.hpp"
 
 namespace twinsched::cli {
 namespace {
@@ -73,9 +73,9 @@ int run(const run_options& o) {
   }
   p.finish();
   if (o.json)
-    std::cout << summary_json(s, r).dump(2) << '\n';
+    std::cout << traces::summary_json(s, r).dump(2) << '\n';
   else
-    print_summary(std::cout, s, r);
+    traces::print_summary(std::cout, s, r);
   return r.ok() ? 0 : 1;
 }
 

@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iomanip>
 #include <optional>
 #include <sstream>
 
@@ -235,6 +237,20 @@ std::vector<std::string> machine_names() {
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
   return names;
+}
+
+void print_machines(std::ostream& out) {
+  out << "stock machines in " << stock_machine_folder() << " (`default` is also built in):\n";
+  for (const auto& name : machine_names()) {
+    try {
+      machine_model m = load_machine(name);
+      char shape[96];
+      std::snprintf(shape, sizeof shape, "%u x %u cores, %.2f GHz", m.sockets, m.cores_per_socket, m.clock_ghz);
+      out << "  " << std::left << std::setw(16) << name << std::setw(28) << shape << m.description << '\n';
+    } catch (const machine_error& e) {
+      out << "  " << std::left << std::setw(16) << name << "(does not load: " << e.what() << ")\n";
+    }
+  }
 }
 
 }  // namespace twinsched

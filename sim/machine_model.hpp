@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <ostream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -79,6 +80,9 @@ machine_model load_machine(const std::string& name_or_path);
 std::string stock_machine_folder();
 /// Every loadable machine name, sorted, "default" included.
 std::vector<std::string> machine_names();
+/// The stock machines, one a line: name, shape ("2 x 16 cores, 2.90 GHz") and description,
+/// or why one does not load (`twinsched list machines`).
+void print_machines(std::ostream& out);
 /// The parameters a simulation on `m` builds workload `w` with: `w`'s defaults overlaid with
 /// `given`, and each of `w`'s kernels' parameter that `given` leaves unset taken from `m`'s
 /// [kernels] table (calibrated on the machine) when it has that kernel.

@@ -1,5 +1,5 @@
-// The summary of one run, as aligned text for people or as one JSON object for tools.
-#include "summary.hpp"
+// The summary of one run on either backend, as aligned text for people or as one JSON object for tools.
+#include "run_summary.hpp"
 
 #include <cstdio>
 #include <iomanip>
@@ -7,7 +7,9 @@
 #include <string>
 #include <variant>
 
-namespace twinsched::cli {
+#include "models/workload/workload.hpp"
+
+namespace twinsched::traces {
 
 std::string hex64(std::uint64_t x) {
   char b[24];
@@ -55,8 +57,21 @@ std::string rate(double per_s) {
   return fmt("%.0f", per_s);
 }
 
+void print_workers(std::ostream& out, const run_result& r) {
+  out << "  worker   busy%   idle%      messages    steals     parks  wake-ups\n";
+  for (std::size_t i = 0; i < r.per_worker.size(); ++i) {
+    const auto& w = r.per_worker[i];
+    char line[160];
+    std::snprintf(line, sizeof line, "  %6zu  %6.1f  %6.1f  %12llu  %8llu  %8llu  %8llu\n", i, share(w.busy_ns, w),
+                  share(w.idle_ns, w), static_cast<unsigned long long>(w.messages),
+                  static_cast<unsigned long long>(w.steals), static_cast<unsigned long long>(w.parks),
+                  static_cast<unsigned long long>(w.wakeups));
+    out << line;
+  }
+}
 
-/// Why the verdict failed; empty when r.ok().
+}  // namespace
+
 std::string failure_reasons(const run_result& r) {
   std::string why;
   auto add = [&](const std::string& s) { why += (why.empty() ? "" : "; ") + s; };
@@ -72,21 +87,6 @@ std::string failure_reasons(const run_result& r) {
     add(std::to_string(r.errors.size() - sim) + (r.errors.size() - sim == 1 ? " behavior" : " behaviors") + " threw");
   return why;
 }
-
-void print_workers(std::ostream& out, const run_result& r) {
-  out << "  worker   busy%   idle%      messages    steals     parks  wake-ups\n";
-  for (std::size_t i = 0; i < r.per_worker.size(); ++i) {
-    const auto& w = r.per_worker[i];
-    char line[160];
-    std::snprintf(line, sizeof line, "  %6zu  %6.1f  %6.1f  %12llu  %8llu  %8llu  %8llu\n", i, share(w.busy_ns, w),
-                  share(w.idle_ns, w), static_cast<unsigned long long>(w.messages),
-                  static_cast<unsigned long long>(w.steals), static_cast<unsigned long long>(w.parks),
-                  static_cast<unsigned long long>(w.wakeups));
-    out << line;
-  }
-}
-
-}  // namespace
 
 std::string param_text(const param_value& v) {
   return std::visit(
@@ -196,32 +196,4 @@ std::string fixed(double x, int digits) {
   return o.str();
 }
 
-nlohmann::json sim_json(const scenario& s, const sim_result& r) {
-  nlohmann::json j = summary_json(s, r.run);
-  j["sim"] = {{"machine", r.machine},
-              {"cores", r.cores},
-              {"interleave", r.interleave},
-              {"context_factory", r.context_factory},
-              {"simulated_s", r.sim_s},
-              {"real_s", r.real_s},
-              {"sim_msgs_per_real_s", r.sim_msgs_per_real_s()},
-              {"sim_over_real", r.sim_over_real()},
-              {"event_hash", hex64(r.event_hash)},
-              {"flushes", r.flushes},
-              {"blocks", r.blocks},
-              {"contended_locks", r.contended_locks},
-              {"turns_on_another_core", r.migrations},
-              {"aborted", r.aborted}};
-  return j;
-}
-
-void print_sim_lines(std::ostream& out, const sim_result& r) {
-  out << "simulated     machine " << r.machine << ", " << r.cores << " cores, interleave " << r.interleave
-      << ", contexts " << r.context_factory << '\n'
-      << "simulator     " << fixed(r.real_s, 3) << " s real, " << fixed(r.sim_msgs_per_real_s() / 1e6, 2)
-      << "M simulated msgs per real s, simulated/real " << fixed(r.sim_over_real(), 4) << '\n'
-      << "event hash    " << hex64(r.event_hash) << "  (" << r.flushes << " yields, " << r.blocks << " blocks, "
-      << r.contended_locks << " contended locks, " << r.migrations << " turns on another core)\n";
-}
-
-}  // namespace twinsched::cli
+}  // namespace twinsched::traces

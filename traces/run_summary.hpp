@@ -1,5 +1,6 @@
-// The summary of one run, as aligned text for people or as one JSON object for tools.
+// The summary of one run on either backend, as aligned text for people or as one JSON object for tools.
 #pragma once
+#include <cstdint>
 #include <ostream>
 #include <string>
 
@@ -7,9 +8,8 @@
 
 #include "models/config.hpp"
 #include "models/run_result.hpp"
-#include "sim/run_sim.hpp"
 
-namespace twinsched::cli {
+namespace twinsched::traces {
 
 /// 16 hex digits.
 std::string hex64(std::uint64_t x);
@@ -17,13 +17,12 @@ std::string hex64(std::uint64_t x);
 std::string fixed(double x, int digits);
 /// A parameter value as it would be written in a scenario file (42, 0.5, true, "x").
 std::string param_text(const param_value& v);
+/// Why the verdict failed ("checksum differs ...; 3 behaviors threw"); empty when r.ok().
+std::string failure_reasons(const run_result& r);
 /// Scenario, workload, configuration, totals, per-worker shares and counters, verdict.
 void print_summary(std::ostream& out, const scenario& s, const run_result& r);
-/// The same fields as print_summary, with `per_worker` as an array of objects.
+/// The same fields as print_summary, with `per_worker` as an array of objects; 64-bit
+/// checksums as hex strings (a JSON number loses bits in most readers).
 nlohmann::json summary_json(const scenario& s, const run_result& r);
-/// summary_json plus the simulator's fields (machine, cores, simulated and real time, event hash).
-nlohmann::json sim_json(const scenario& s, const sim_result& r);
-/// The simulator's lines under print_summary: machine and cores, simulator speed, event hash.
-void print_sim_lines(std::ostream& out, const sim_result& r);
 
-}  // namespace twinsched::cli
+}  // namespace twinsched::traces
