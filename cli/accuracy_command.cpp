@@ -2,8 +2,6 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
-#include <sstream>
-#include <stdexcept>
 #include <string>
 #include <thread>
 #include <vector>
@@ -36,16 +34,6 @@ struct accuracy_cli {
   CLI::Option *workers_opt = nullptr, *seed_opt = nullptr;
 };
 
-/// "1,2" -> {1, 2}, each 1..workers_limit; throws std::invalid_argument.
-std::vector<std::uint32_t> parse_workers(const std::string& text) {
-  std::vector<std::uint32_t> v;
-  std::stringstream ss(text);
-  std::string item;
-  while (std::getline(ss, item, ',')) v.push_back(std::uint32_t(parse_whole(item, 1, workers_limit)));
-  if (v.empty() || text.back() == ',') throw std::invalid_argument("no worker count");
-  return v;
-}
-
 int accuracy(accuracy_cli o) {
   if (o.json && o.markdown) throw scenario_error("command line", 0, 0, "--json and --markdown: choose one");
   twin::accuracy_setup& setup = o.setup;
@@ -56,7 +44,7 @@ int accuracy(accuracy_cli o) {
     files::check_output(o.report, "--report", inputs);
   }
   setup.host_cores = std::max(1u, std::thread::hardware_concurrency());
-  if (given(o.workers_opt)) o.matrix.workers = parse_workers(o.workers_text);
+  if (given(o.workers_opt)) o.matrix.workers = parse_whole_list(o.workers_text, 1, workers_limit);
   if (given(o.seed_opt)) o.matrix.seed = o.seed;
   std::vector<twin::accuracy_case> cases = twin::build_matrix(o.matrix, setup.host_cores, std::cerr);
   if (!o.tolerance.empty()) setup.tolerance = parse_tolerance(o.tolerance);
@@ -101,7 +89,7 @@ void add_accuracy_command(CLI::App& app, action& chosen) {
                                    "this machine's cores. Default: 1,2.")
                        ->type_name("N[,N...]");
   takes(o->workers_opt, "a comma-separated list of whole numbers from 1 to " + std::to_string(workers_limit),
-        [](const std::string& text) { parse_workers(text); });
+        [](const std::string& text) { parse_whole_list(text, 1, workers_limit); });
   cmd->add_option("--machine", o->setup.machine,
                   "Machine model for the simulated side: a name (`twinsched list machines`) or a .toml path.")
       ->type_name("MACHINE")
