@@ -64,7 +64,8 @@ void scenario_flags::add_knob(CLI::App& cmd, const std::string& owner, const std
   }
   if (k.micros) {
     std::uint64_t& us = micros[k.key] = c.*k.u64 / 1000;
-    o = takes_whole(cmd.add_option(k.flag(), us, help)->type_name("US")->capture_default_str(), k.min, k.max);
+    o = takes_whole(cmd.add_option(k.flag(), us, help)->type_name("US")->capture_default_str(), k.min,
+                    std::min<std::uint64_t>(k.max, std::numeric_limits<std::uint64_t>::max() / 1000));  // ns fit
     knob_flags.emplace_back(o, [&us, k, field](scenario& s) { field(s).*k.u64 = us * 1000; });
     return;
   }
