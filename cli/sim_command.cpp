@@ -1,6 +1,4 @@
 // `twinsched sim`: run a scenario on a simulated machine (one process per simulation), print the summary or a scaling table.
-#include <cstdio>
-#include <iomanip>
 #include <iostream>
 #include <stdexcept>
 #include <string>
@@ -10,6 +8,7 @@
 #include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
 #include "cli/schedule_flags.hpp"
+#include "cli/sim_flags.hpp"
 #include "cli/sim_progress.hpp"
 #include "cli/subcommand.hpp"
 #include "scenarios/scenario_loader.hpp"
@@ -23,13 +22,11 @@ namespace twinsched::cli {
 namespace {
 
 struct sim_cli {
-  std::string file;
+  std::string file, cores_text, report;  ///< report: --report, the table as an HTML page
   scenario_flags flags;
   schedule_flags schedule;
-  std::string cores_text;
   sim_options opt;
   bool json = false, determinism = false, list_machines = false;
-  std::string report;  ///< --report: the table as an HTML page
   CLI::Option* cores_opt = nullptr;
 };
 
@@ -83,13 +80,7 @@ int run(const sim_cli& c) {
   const std::vector<sim_run> runs =
       simulate_on_cores(s, opts, cores, given(c.flags.workers_opt), c.determinism, simulate, done);
   bar.finish();
-  print_sim_runs(std::cout, runs, c.json);
-  if (!c.json && runs.size() == 1 && opts.schedule.active()) {
-    const auto& pre = runs[0].r.preemptions;
-    std::cout << "schedule      " << describe_schedule(opts.schedule) << ": " << pre.size() << " preemptions applied\n";
-    if (pre.size() <= 20)
-      for (const auto& p : pre) std::cout << "                " << describe_preemption(p) << '\n';
-  }
+  print_sim_runs(std::cout, runs, c.json, opts.schedule);
   if (!c.report.empty()) {  // the table as a chart: one curve for this policy over the core counts
     std::vector<viz::scaling_point> pts;
     for (auto& run : runs) pts.push_back({run.s.sched.policy, run.r.cores, run.r.sim_s, run.r.run.msgs_per_s()});
@@ -137,29 +128,7 @@ void add_sim_command(CLI::App& app, action& chosen) {
                      ->type_name("N|LIST");
   takes(c->cores_opt, "N or a comma-separated list of N, each 1.." + std::to_string(cores_limit),
         [](const std::string& text) { parse_whole_list(text, 1, cores_limit); });
-  cmd->add_option("--machine", c->opt.machine,
-                  std::string(machine_help) + " Default: the scenario's `machine`.")
-      ->type_name("MACHINE");
-  cmd->add_option("--interleave", c->opt.interleave,
-                  "coarse: workers yield to the simulation once per quantum and whenever they block; fine: at every "
-                  "atomic operation (slower; for exploring interleavings).")
-      ->type_name("MODE")
-      ->check(CLI::IsMember({"coarse", "fine"}))
-      ->capture_default_str();
-  cmd->add_option("--context-factory", c->opt.context_factory, "SimGrid context factory; results are identical under each.")
-      ->type_name("F")
-      ->check(CLI::IsMember({"raw", "boost", "ucontext", "thread"}))
-      ->capture_default_str();
-  takes(cmd->add_option("--quantum-ns", c->opt.quantum_ns,
-                        "Coarse interleaving: how far (simulated ns) a worker may run ahead of the clock before it "
-                        "yields. 0: the machine's quantum_ns.")
-            ->type_name("NS"),
-        "a number of simulated ns, 0 or more", [](const std::string& text) { parse_decimal(text, true); });
-  takes(cmd->add_option("--time-limit", c->opt.time_limit_s,
-                        "Simulated seconds after which a run counts as hung (a lost wake-up or a livelock).")
-            ->type_name("S")
-            ->capture_default_str(),
-        "a number of simulated seconds above 0", [](const std::string& text) { parse_decimal(text, false); });
+  add_sim_flags(*cmd, c->opt);
   c->flags.add_to(*cmd, "Worker threads (S4U actors). Default: one per modeled core.");
   c->schedule.add_to(*cmd, false);
   cmd->add_option("--trace", c->opt.trace_path,

@@ -79,7 +79,7 @@ nlohmann::json json_of(const sim_run& run) {
 
 }  // namespace
 
-void print_sim_runs(std::ostream& out, const std::vector<sim_run>& runs, bool json) {
+void print_sim_runs(std::ostream& out, const std::vector<sim_run>& runs, bool json, const schedule_spec& schedule) {
   if (runs.empty()) return;
   const bool checked = runs.front().checked;
   if (json) {
@@ -107,6 +107,12 @@ void print_sim_runs(std::ostream& out, const std::vector<sim_run>& runs, bool js
           << (run.difference.empty() ? "OK: ran twice, same result and event hash"
                                      : "FAIL: the two runs differ at " + run.difference)
           << '\n';
+    if (schedule.active()) {
+      const auto& pre = run.r.preemptions;
+      out << "schedule      " << describe_schedule(schedule) << ": " << pre.size() << " preemptions applied\n";
+      if (pre.size() <= 20)
+        for (const auto& p : pre) out << "                " << describe_preemption(p) << '\n';
+    }
   }
 }
 

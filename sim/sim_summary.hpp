@@ -36,9 +36,9 @@ std::string scaling_row(const sim_run& run, double base);
 
 /// What `sim` prints once its simulations have run: with `json`, one object (an array for
 /// several); under a scaling table (its rows printed as they came), the determinism line if
-/// checked; for one simulation, the run's summary, the simulator's lines and the determinism
-/// verdict if checked.
-void print_sim_runs(std::ostream& out, const std::vector<sim_run>& runs, bool json);
+/// checked; for one simulation, the run's summary, the simulator's lines, the determinism
+/// verdict if checked and, when `schedule` is active, the preemptions it applied.
+void print_sim_runs(std::ostream& out, const std::vector<sim_run>& runs, bool json, const schedule_spec& schedule);
 /// Every simulation's verdict OK and none differing between its two runs.
 bool runs_ok(const std::vector<sim_run>& runs);
 

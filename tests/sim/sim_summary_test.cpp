@@ -84,20 +84,28 @@ TEST_CASE("print_sim_runs: one run's summary and determinism verdict, a table's 
   s.name = "fw";
   std::vector<sim_run> runs{{s, ok_result(2, 0.001), true, {}}};
   std::ostringstream one;
-  print_sim_runs(one, runs, false);
+  print_sim_runs(one, runs, false, schedule_spec{});
   CHECK(has(one.str(), "scenario      fw"));
   CHECK(has(one.str(), "simulated     machine default, 2 cores"));
   CHECK(has(one.str(), "determinism   OK: ran twice, same result and event hash\n"));
   CHECK(runs_ok(runs));
 
+  schedule_spec list;
+  list.strategy = "list";
+  list.list = {{1, 5213, 12300, ""}};
+  runs[0].r.preemptions = list.list;
+  std::ostringstream perturbed;
+  print_sim_runs(perturbed, runs, false, list);
+  CHECK(has(perturbed.str(), "schedule      list 1:5213:12300: 1 preemptions applied\n                worker 1 before"));
+
   runs.push_back({s, ok_result(4, 0.001), true, "event_hash"});
   std::ostringstream table;
-  print_sim_runs(table, runs, false);
+  print_sim_runs(table, runs, false, schedule_spec{});
   CHECK(table.str() == "determinism   FAIL: the two runs differ on 4 cores (stderr says where)\n");
   CHECK(!runs_ok(runs));
 
   std::ostringstream json;
-  print_sim_runs(json, runs, true);
+  print_sim_runs(json, runs, true, schedule_spec{});
   const nlohmann::json j = nlohmann::json::parse(json.str());
   REQUIRE(j.is_array());
   CHECK(j[1].at("determinism").at("first_difference") == "event_hash");
