@@ -12,11 +12,11 @@ namespace twinsched::cli {
 
 void add_sim_flags(CLI::App& cmd, sim_options& o) {
   cmd.add_option("--machine", o.machine,
-                  std::string(machine_help) + " Default: the scenario's `machine`.")
+                 std::string(machine_help) + " Default: the scenario's `machine`.")
       ->type_name("MACHINE");
   cmd.add_option("--interleave", o.interleave,
-                  "coarse: workers yield to the simulation once per quantum and whenever they block; fine: at every "
-                  "atomic operation (slower; for exploring interleavings).")
+                 "coarse: workers yield to the simulation once per quantum and whenever they block; fine: at every "
+                 "atomic operation (slower; for exploring interleavings).")
       ->type_name("MODE")
       ->check(CLI::IsMember({"coarse", "fine"}))
       ->capture_default_str();
@@ -25,12 +25,12 @@ void add_sim_flags(CLI::App& cmd, sim_options& o) {
       ->check(CLI::IsMember({"raw", "boost", "ucontext", "thread"}))
       ->capture_default_str();
   takes(cmd.add_option("--quantum-ns", o.quantum_ns,
-                        "Coarse interleaving: how far (simulated ns) a worker may run ahead of the clock before it "
-                        "yields. 0: the machine's quantum_ns.")
+                       "Coarse interleaving: how far (simulated ns) a worker may run ahead of the clock before it "
+                       "yields. 0: the machine's quantum_ns.")
             ->type_name("NS"),
         "a number of simulated ns, 0 or more", [](const std::string& text) { parse_decimal(text, true); });
   takes(cmd.add_option("--time-limit", o.time_limit_s,
-                        "Simulated seconds after which a run counts as hung (a lost wake-up or a livelock).")
+                       "Simulated seconds after which a run counts as hung (a lost wake-up or a livelock).")
             ->type_name("S")
             ->capture_default_str(),
         "a number of simulated seconds above 0", [](const std::string& text) { parse_decimal(text, false); });
