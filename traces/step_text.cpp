@@ -1,20 +1,18 @@
-// The step session's text: event lines with the fields each kind carries; the workers, queues and mailboxes views.
-#include "step_print.hpp"
+// Stepping's text: event lines with the fields each kind carries; the workers, queues and mailboxes views.
+#include "step_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <ostream>
 
-#include "traces/format.hpp"
-#include "traces/trace_stats.hpp"
+#include "format.hpp"
+#include "trace_stats.hpp"
 
-namespace twinsched::cli {
+namespace twinsched::traces {
 namespace {
 
-using traces::worker_view;
-
 std::string message_label(std::uint64_t m) {
-  return "msg " + std::to_string(m >> traces::sender_shift) + ":" + std::to_string(m & traces::seq_mask);
+  return "msg " + std::to_string(m >> sender_shift) + ":" + std::to_string(m & seq_mask);
 }
 
 const char* push_reason_name(std::uint32_t r) {
@@ -86,7 +84,7 @@ std::string time_label(std::uint64_t ns) {
 std::string event_line(std::uint64_t ordinal, const trace_event& e) {
   char b[96];
   std::snprintf(b, sizeof b, "#%-7llu %13s  %-7s %-13s ", static_cast<unsigned long long>(ordinal),
-                time_label(e.time_ns).c_str(), worker_label(e.worker).c_str(), traces::kind_name(unsigned(e.kind)));
+                time_label(e.time_ns).c_str(), worker_label(e.worker).c_str(), kind_name(unsigned(e.kind)));
   std::string s = b;
   const std::string d = details(e);
   if (d.empty()) {
@@ -96,7 +94,7 @@ std::string event_line(std::uint64_t ordinal, const trace_event& e) {
   return s + " " + d;
 }
 
-void print_workers(std::ostream& out, const traces::step_state& s) {
+void print_workers(std::ostream& out, const step_state& s) {
   const auto& ws = s.workers();
   out << "workers (" << ws.size() << "):\n";
   char b[64];
@@ -115,7 +113,7 @@ void print_workers(std::ostream& out, const traces::step_state& s) {
   }
 }
 
-void print_queues(std::ostream& out, const traces::step_state& s, std::size_t per_group) {
+void print_queues(std::ostream& out, const step_state& s, std::size_t per_group) {
   const auto groups = s.runnable();
   std::size_t total = 0;
   for (const auto& g : groups) total += g.actors.size();
@@ -132,7 +130,7 @@ void print_queues(std::ostream& out, const traces::step_state& s, std::size_t pe
   }
 }
 
-void print_mailboxes(std::ostream& out, const traces::step_state& s, std::size_t top, const std::string& level) {
+void print_mailboxes(std::ostream& out, const step_state& s, std::size_t top, const std::string& level) {
   if (!s.mailboxes_known()) {
     out << "mailboxes: not known: mailbox sizes need a full-level trace (sends and message events); this one is "
         << level << " level\n";
@@ -152,15 +150,15 @@ void print_mailboxes(std::ostream& out, const traces::step_state& s, std::size_t
   }
 }
 
-void print_counts(std::ostream& out, const traces::step_state& s) {
+void print_counts(std::ostream& out, const step_state& s) {
   out << "events applied: " << s.events();
   bool first = true;
-  for (unsigned k = 0; k < traces::kind_count; ++k) {
+  for (unsigned k = 0; k < kind_count; ++k) {
     if (!s.by_kind()[k]) continue;
-    out << (first ? " (" : ", ") << traces::kind_name(k) << ' ' << s.by_kind()[k];
+    out << (first ? " (" : ", ") << kind_name(k) << ' ' << s.by_kind()[k];
     first = false;
   }
   out << (first ? "\n" : ")\n");
 }
 
-}  // namespace twinsched::cli
+}  // namespace twinsched::traces

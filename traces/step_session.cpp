@@ -10,14 +10,14 @@
 #include <stdexcept>
 #include <string>
 
-#include "cli/step_print.hpp"
 #include "models/config.hpp"
 #include "models/whole_number.hpp"
-#include "traces/header.hpp"
-#include "traces/merged_cursor.hpp"
-#include "traces/step_state.hpp"
+#include "header.hpp"
+#include "merged_cursor.hpp"
+#include "step_state.hpp"
+#include "step_text.hpp"
 
-namespace twinsched::cli {
+namespace twinsched::traces {
 namespace {
 
 constexpr const char* help_text = R"(commands (short forms in brackets):
@@ -61,14 +61,14 @@ std::optional<std::uint64_t> count_arg(const std::string& a, std::uint64_t fallb
 
 class session {
  public:
-  session(const traces::trace_reader& r, std::ostream& out, const step_options& o)
+  session(const trace_reader& r, std::ostream& out, const step_options& o)
       : r_(r),
         out_(out),
         cur_(r),
-        start_(traces::run_start_ns(r.footer())),
+        start_(run_start_ns(r.footer())),
         state_(r.header().lanes, r.header().level == trace_level::full) {
     for (const auto& b : o.breakpoints) breaks_.push_back({next_id_++, b, 0});
-    if (o.until_ns) until_ = traces::breakpoint{traces::breakpoint::what::time, *o.until_ns};
+    if (o.until_ns) until_ = breakpoint{breakpoint::what::time, *o.until_ns};
     fetch();
   }
 
@@ -115,7 +115,7 @@ class session {
  private:
   struct numbered {
     int id;
-    traces::breakpoint spec;
+    breakpoint spec;
     std::uint64_t hits;
   };
 
@@ -123,7 +123,7 @@ class session {
     const trace_event* e = cur_.next();
     if (!e) return next_.reset();
     next_ = *e;
-    next_->time_ns = traces::since_run_start(e->time_ns, start_);  // the one time base (footer.hpp)
+    next_->time_ns = since_run_start(e->time_ns, start_);  // the one time base (footer.hpp)
   }
 
   /// Applies the next event; returns what it hit ("breakpoint 2 (kind steal)"), empty if nothing.
@@ -178,10 +178,10 @@ class session {
   }
 
   void add_break(const std::string& spec) {
-    traces::breakpoint b = traces::breakpoint::parse(spec);
+    breakpoint b = breakpoint::parse(spec);
     breaks_.push_back({next_id_, b, 0});
     out_ << "breakpoint " << next_id_++ << ": " << b.describe();
-    using w = traces::breakpoint::what;
+    using w = breakpoint::what;
     if (b.on == w::event && b.value <= state_.events())
       out_ << "  (already past: " << state_.events() << " events applied; it will not fire)";
     if (b.on == w::time && previous_ns_ && *previous_ns_ >= b.value)
@@ -291,21 +291,21 @@ class session {
     return true;
   }
 
-  const traces::trace_reader& r_;
+  const trace_reader& r_;
   std::ostream& out_;
-  traces::merged_cursor cur_;
+  merged_cursor cur_;
   std::uint64_t start_;  // when the run began, on the trace's clock
-  traces::step_state state_;
+  step_state state_;
   std::optional<trace_event> next_, last_;
   std::optional<std::uint64_t> previous_ns_;
   std::vector<numbered> breaks_;
-  std::optional<traces::breakpoint> until_;
+  std::optional<breakpoint> until_;
   int next_id_ = 1;
 };
 
 }  // namespace
 
-int run_step_session(const traces::trace_reader& r, std::istream& in, std::ostream& out, const step_options& o) {
+int run_step_session(const trace_reader& r, std::istream& in, std::ostream& out, const step_options& o) {
   session s(r, out, o);
   if (!o.interactive) {
     s.run_batch();
@@ -316,4 +316,4 @@ int run_step_session(const traces::trace_reader& r, std::istream& in, std::ostre
   return 0;
 }
 
-}  // namespace twinsched::cli
+}  // namespace twinsched::traces
