@@ -19,7 +19,7 @@ install(TARGETS ${twinsched_exported} EXPORT twinschedTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS twinsched RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-foreach(dir models runtime sim traces)
+foreach(dir models run runtime sim traces)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/twinsched/${dir}
           FILES_MATCHING PATTERN "*.hpp")
 endforeach()

@@ -18,7 +18,7 @@ struct memory_estimate {
 memory_estimate estimate_memory(const scenario& s);
 
 /// Throws config_error, with the estimate, when a run of `s` needs more than `available`
-/// bytes (the machine's memory: runtime/host_memory.hpp).
+/// bytes (the machine's memory: run/host_memory.hpp).
 void check_memory(const scenario& s, std::uint64_t available);
 
 /// "1.5 GiB", "512 EiB": bytes as a person reads them.

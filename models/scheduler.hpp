@@ -208,7 +208,7 @@ class scheduler final : public worker_control {
 
   /// The hang report: the run's counters, each worker (what it does, whether it is flagged
   /// asleep), the policy's queues and every actor with messages waiting. Called by a
-  /// deadline (runtime/deadline.hpp) or the simulator's time limit while the run is
+  /// deadline (run/deadline.hpp) or the simulator's time limit while the run is
   /// presumed stuck: it takes no lock and does not stop the workers, so it is a snapshot
   /// (worker.hpp and policy/queue_report.hpp say which reads are unsynchronized).
   std::string state_report() {

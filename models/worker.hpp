@@ -238,7 +238,7 @@ class worker final : public context {
   // ---- read by the hang report only (scheduler::state_report) ----
   // Plain fields the owner writes, read by another thread without synchronization: only
   // when a run is presumed stuck, as a diagnostic snapshot that may be stale. Never used
-  // for a decision. (The report's thread tells TSan to ignore its reads: runtime/deadline.)
+  // for a decision. (The report's thread tells TSan to ignore its reads: run/deadline.)
   worker_phase phase() const { return phase_; }
   const cell* running_actor() const { return current_; }
   const cell* held_actor() const { return held_; }

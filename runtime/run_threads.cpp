@@ -7,12 +7,9 @@
 #include <string>
 #include <thread>
 
-#include "host_memory.hpp"
-#include "live_runs.hpp"
-#include "models/memory_estimate.hpp"
-#include "models/policy/policies.hpp"
-#include "models/scheduler.hpp"
 #include "models/whole_number.hpp"
+#include "run/live_runs.hpp"
+#include "run/run_pipeline.hpp"
 #include "thread_platform.hpp"
 #include "traces/recorder.hpp"
 #include "traces/scenario_text.hpp"
@@ -71,8 +68,7 @@ run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t 
                           trace_level level, run_watch* watch) {
   thread_platform plat;
   plat.attach_trace(rec);
-  return with_policy<thread_platform>(c.policy, [&]<class Pol>() {
-    scheduler<thread_platform, Pol> sched(plat, c, seed, rec ? level : trace_level::off);
+  return run_policy(plat, c, seed, rec ? level : trace_level::off, [&](auto& sched) {
     live_runs::registration live([&] { return sched.state_report(); });  // for a deadline that expires
     watching watched(
         watch,
@@ -86,40 +82,54 @@ run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t 
   });
 }
 
-run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* watch) {
-  validate(s);
-  check_memory(s, physical_memory_bytes());  // before the workload allocates anything
-  live_runs::registration live([&] { return "scenario (canonical):\n" + traces::canonical_scenario_text(s); });
-  const workload_info& info = *find_workload(s.workload);
-  std::unique_ptr<workload> w = info.make(with_defaults(info, s.workload_params), s.seed);
-  auto named = [&](run_result r) {
-    r.scenario = s.name;
-    r.workload = s.workload;
-    return r;
-  };
-  if (t.path.empty() || t.level == trace_level::off)
-    return named(run_on_threads(s.sched, *w, s.seed, nullptr, trace_level::off, watch));
-  const std::uint32_t lanes = std::max(s.sched.workers, s.sched.max_workers);  // every worker slot
-  tsc_clock clock;
-  traces::recorder_options o;
-  o.discard = t.discard;
-  if (const char* v = std::getenv("TWINSCHED_TRACE_STAMP_NS")) {  // traces/recorder.hpp, stamp_interval_ns
-    const auto ns = whole_number(v);
-    if (!ns || *ns == 0)
-      throw std::invalid_argument("TWINSCHED_TRACE_STAMP_NS must be a positive number of nanoseconds, not '" +
-                                  std::string(v) + "'");
-    o.stamp_interval_ns = *ns;
+namespace {
+
+/// The real backend of run_pipeline: a TSC-stamped trace, the workers on std::threads.
+struct thread_backend {
+  const trace_request& t;
+  run_watch* watch;
+  std::unique_ptr<tsc_clock> clock;
+
+  workload_params params_of(const workload_info& info, const scenario& s) const {
+    return with_defaults(info, s.workload_params);
   }
-  // events per message: schedule, run begin and end (decisions); plus send, message begin
-  // and end (full); turns of several messages make fewer
-  o.expected_events = w->expected_messages() * (t.level == trace_level::full ? 6 : 3);
-  traces::trace_header h = traces::header_for(s, "threads", traces::host_description(), lanes, t.level);
-  h.host_cores = std::max(1u, std::thread::hardware_concurrency());  // replay models as many cores
-  traces::recorder rec(t.path, h, &clock, o);
-  run_result r = named(run_on_threads(s.sched, *w, s.seed, &rec, t.level, watch));
-  rec.finish(r);
-  if (t.memory) *t.memory = rec.memory();
-  return r;
+
+  std::unique_ptr<traces::recorder> open_trace(const scenario& s, const workload& w) {
+    if (t.path.empty() || t.level == trace_level::off) return nullptr;
+    const std::uint32_t lanes = std::max(s.sched.workers, s.sched.max_workers);  // every worker slot
+    clock = std::make_unique<tsc_clock>();
+    traces::recorder_options o;
+    o.discard = t.discard;
+    if (const char* v = std::getenv("TWINSCHED_TRACE_STAMP_NS")) {  // traces/recorder.hpp, stamp_interval_ns
+      const auto ns = whole_number(v);
+      if (!ns || *ns == 0)
+        throw std::invalid_argument("TWINSCHED_TRACE_STAMP_NS must be a positive number of nanoseconds, not '" +
+                                    std::string(v) + "'");
+      o.stamp_interval_ns = *ns;
+    }
+    // events per message: schedule, run begin and end (decisions); plus send, message begin
+    // and end (full); turns of several messages make fewer
+    o.expected_events = w.expected_messages() * (t.level == trace_level::full ? 6 : 3);
+    traces::trace_header h = traces::header_for(s, "threads", traces::host_description(), lanes, t.level);
+    h.host_cores = std::max(1u, std::thread::hardware_concurrency());  // replay models as many cores
+    return std::make_unique<traces::recorder>(t.path, h, clock.get(), o);
+  }
+
+  run_result run(const scenario& s, std::unique_ptr<workload>& w, traces::recorder* rec) {
+    return run_on_threads(s.sched, *w, s.seed, rec, rec ? t.level : trace_level::off, watch);
+  }
+
+  void trace_finished(traces::recorder& rec) {
+    if (t.memory) *t.memory = rec.memory();
+  }
+};
+
+}  // namespace
+
+run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* watch) {
+  live_runs::registration live([&] { return "scenario (canonical):\n" + traces::canonical_scenario_text(s); });
+  thread_backend b{t, watch, nullptr};
+  return run_pipeline(b, s);
 }
 
 run_result run_on_threads(const scenario& s, run_watch* watch) { return run_on_threads(s, trace_request{}, watch); }

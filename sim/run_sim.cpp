@@ -21,12 +21,9 @@
 #include <simgrid/s4u/Engine.hpp>
 
 #include "machine_model.hpp"
-#include "models/memory_estimate.hpp"
-#include "models/policy/policies.hpp"
-#include "models/scheduler.hpp"
 #include "replay_policy.hpp"
-#include "runtime/host_memory.hpp"
-#include "runtime/live_runs.hpp"
+#include "run/live_runs.hpp"
+#include "run/run_pipeline.hpp"
 #include "sim_platform.hpp"
 #include "traces/scenario_text.hpp"
 
@@ -118,9 +115,113 @@ machine_model checked(const scenario& s, const sim_options& o) {
 
 namespace {
 
-/// simulate_in_this_process, reporting to `page` (null: to nobody).
-sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_page* page) {
-  machine_model m = checked(s, o);
+/// The simulated backend of run_pipeline: exact simulated times, the scheduler inside the
+/// SimGrid engine, a replay's wrapped policy, the progress channel.
+struct sim_backend {
+  sim_backend(const sim_options& opts, const machine_model& model, sim_platform& platform, progress_page* progress)
+      : o(opts), m(model), plat(platform), page(progress) {}
+
+  const sim_options& o;
+  const machine_model& m;
+  sim_platform& plat;
+  progress_page* page;
+  trace_level level = trace_level::off;
+  std::unique_ptr<traces::trace_reader> recorded;  // a replay's trace, and its script
+  std::unique_ptr<replay_script> script;
+  double real_s = 0;
+
+  workload_params params_of(const workload_info& info, const scenario& s) const {
+    return with_machine_kernels(info, s.workload_params, m);
+  }
+
+  /// Exact simulated times, no clock (traces/recorder.hpp); every worker slot gets a lane.
+  std::unique_ptr<traces::recorder> open_trace(const scenario& s, const workload&) {
+    level = s.trace;
+    if (o.trace_path.empty()) return nullptr;
+    if (level == trace_level::off) level = trace_level::full;
+    traces::trace_header h = traces::header_for(s, "sim", m.name, std::max(s.sched.workers, s.sched.max_workers), level);
+    h.sim_cores = plat.cores();  // everything `replay` needs to simulate this run again
+    h.sim_interleave = o.interleave;
+    h.sim_quantum_ns = o.quantum_ns;
+    h.sim_machine_spec = o.machine.empty() ? s.machine : o.machine;
+    h.sim_schedule = describe_schedule(o.schedule);
+    // Write as the run goes where the machine has more hardware threads than the scenario
+    // has workers, else after it. Only the file's timing depends on it, never the simulation.
+    traces::recorder_options ro;
+    ro.mode = std::thread::hardware_concurrency() > h.workers ? traces::writer_mode::concurrent
+                                                              : traces::writer_mode::deferred;
+    return std::make_unique<traces::recorder>(o.trace_path, h, nullptr, ro);
+  }
+
+  /// A replay follows a trace's decisions: the recorded policy, wrapped (replay_policy.hpp).
+  void open_replay(const scenario& s) {
+    if (o.replay_from.empty()) return;
+    recorded = std::make_unique<traces::trace_reader>(o.replay_from);
+    const unsigned lanes = std::max(s.sched.workers, s.sched.max_workers);
+    script = std::make_unique<replay_script>(*recorded, lanes, plat);
+    if (!page) return;
+    page->recorded_turns.store(script->log().recorded, std::memory_order_relaxed);
+    reporter.turns = [this, lanes] {
+      std::uint64_t n = 0;
+      for (unsigned i = 0; i < lanes; ++i) n += script->next_ordinal(i) - 1;
+      return n;
+    };
+  }
+
+  run_result run(const scenario& s, std::unique_ptr<workload>& w, traces::recorder* rec) {
+    plat.attach_trace(rec);
+    if (page) {
+      reporter.page = page;
+      page->expected_messages.store(w->expected_messages(), std::memory_order_relaxed);
+      simgrid::s4u::Engine::on_time_advance_cb([](double) { reporter.on_time_advance(); });
+    }
+    // Wall time of the simulation itself: a measurement of the simulator, never an input to it.
+    const auto t0 = std::chrono::steady_clock::now();
+    open_replay(s);
+    auto around = [&](auto& sched) {
+      plat.set_state_report([&] { return sched.state_report(); });  // for the time limit's hang report
+      reporter.messages = [&sched] {  // plain reads: see the progress channel above
+        std::uint64_t n = 0;
+        for (unsigned i = 0; i < sched.slots(); ++i) n += sched.worker_at(i).stats().messages;
+        return n;
+      };
+      run_result out = sched.run(*w);
+      reporter.messages = nullptr;
+      plat.set_state_report({});
+      return out;
+    };
+    run_result r;
+    plat.run([&] {
+      r = script ? run_policy<sim_platform, replay_policy>(plat, s.sched, s.seed, level, around, *script)
+                 : run_policy(plat, s.sched, s.seed, level, around);
+    });
+    real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    reporter = progress_reporter{};  // an aborted run's scheduler is never unwound: stop reading it now
+    const sim_stats& st = plat.stats();
+    if (st.aborted) r = aborted_result(s, st, w);
+    r.backend = sim_platform::backend_name;  // also on the aborted path, which skipped collect()
+    for (const auto& e : st.errors) r.errors.push_back("simulation: " + e);
+    return r;
+  }
+
+  /// The driver never returned: the scheduler (on its stack) and the workload stay alive,
+  /// untouched, since halted workers may still point into them.
+  static run_result aborted_result(const scenario& s, const sim_stats& st, std::unique_ptr<workload>& w) {
+    run_result r;
+    r.policy = s.sched.policy;
+    r.idle = s.sched.idle.strategy;
+    r.workers = s.sched.workers;
+    r.expected_messages = w->expected_messages();
+    r.workload_ok = false;
+    r.wall_s = st.sim_ns * 1e-9;
+    (void)w.release();
+    return r;
+  }
+
+  void trace_finished(traces::recorder&) {}
+};
+
+sim_config config_of(const sim_options& o) {
   sim_config c;
   c.cores = o.cores;
   c.fine = o.interleave == "fine";
@@ -129,106 +230,23 @@ sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_
   c.time_limit_s = o.time_limit_s;
   c.schedule = o.schedule;
   c.max_points = o.max_points;
-  sim_platform plat(m, c);
+  return c;
+}
 
-  const workload_info& info = *find_workload(s.workload);
-  std::unique_ptr<workload> w = info.make(with_machine_kernels(info, s.workload_params, m), s.seed);
-  run_result r;
-  trace_level level = s.trace;
-  if (!o.trace_path.empty() && level == trace_level::off) level = trace_level::full;
-  // Exact simulated times, no clock (traces/recorder.hpp); every worker slot gets a lane.
-  std::unique_ptr<traces::recorder> rec;
-  if (!o.trace_path.empty()) {
-    traces::trace_header h = traces::header_for(s, "sim", m.name, std::max(s.sched.workers, s.sched.max_workers), level);
-    h.sim_cores = plat.cores();  // everything `replay` needs to simulate this run again
-    h.sim_interleave = o.interleave;
-    h.sim_quantum_ns = o.quantum_ns;
-    h.sim_machine_spec = o.machine.empty() ? s.machine : o.machine;
-    h.sim_schedule = describe_schedule(o.schedule);
-    // The writer mode the recorder once chose for every run, before deferred writing became its
-    // default (a choice measured on real workers only): write as the run goes where the machine
-    // has more hardware threads than the scenario has workers. Only the file's timing depends
-    // on it, never the simulation.
-    traces::recorder_options ro;
-    ro.mode = std::thread::hardware_concurrency() > h.workers ? traces::writer_mode::concurrent
-                                                              : traces::writer_mode::deferred;
-    rec = std::make_unique<traces::recorder>(o.trace_path, h, nullptr, ro);
-  }
-  plat.attach_trace(rec.get());
-  if (page) {
-    reporter.page = page;
-    page->expected_messages.store(w->expected_messages(), std::memory_order_relaxed);
-    simgrid::s4u::Engine::on_time_advance_cb([](double) { reporter.on_time_advance(); });
-  }
-  // Wall time of the simulation itself: a measurement of the simulator, never an input to it.
-  auto t0 = std::chrono::steady_clock::now();
-  // A replay follows a trace's decisions: the recorded policy, wrapped (replay_policy.hpp).
-  std::unique_ptr<traces::trace_reader> recorded;
-  std::unique_ptr<replay_script> script;
-  if (!o.replay_from.empty()) {
-    recorded = std::make_unique<traces::trace_reader>(o.replay_from);
-    const unsigned lanes = std::max(s.sched.workers, s.sched.max_workers);
-    script = std::make_unique<replay_script>(*recorded, lanes, plat);
-    if (page) {
-      page->recorded_turns.store(script->log().recorded, std::memory_order_relaxed);
-      reporter.turns = [&script, lanes] {
-        std::uint64_t n = 0;
-        for (unsigned i = 0; i < lanes; ++i) n += script->next_ordinal(i) - 1;
-        return n;
-      };
-    }
-  }
-  plat.run([&] {
-    r = with_policy<sim_platform>(s.sched.policy, [&]<class Pol>() {
-      auto run = [&](auto& sched) {
-        plat.set_state_report([&] { return sched.state_report(); });  // for the time limit's hang report
-        reporter.messages = [&sched] {  // plain reads: see the progress channel above
-          std::uint64_t n = 0;
-          for (unsigned i = 0; i < sched.slots(); ++i) n += sched.worker_at(i).stats().messages;
-          return n;
-        };
-        run_result out = sched.run(*w);
-        reporter.messages = nullptr;
-        plat.set_state_report({});
-        return out;
-      };
-      if (script) {
-        scheduler<sim_platform, replay_policy<Pol>> sched(plat, s.sched, s.seed, level, *script);
-        return run(sched);
-      }
-      scheduler<sim_platform, Pol> sched(plat, s.sched, s.seed, level);
-      return run(sched);
-    });
-  });
-  double real_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  reporter = progress_reporter{};  // an aborted run's scheduler is never unwound: stop reading it now
-
-  const sim_stats& st = plat.stats();
+/// simulate_in_this_process, reporting to `page` (null: to nobody).
+sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_page* page) {
+  const machine_model m = checked(s, o);
+  sim_platform plat(m, config_of(o));
+  sim_backend b{o, m, plat, page};
   sim_result out;
-  if (st.aborted) {
-    // The driver never returned: the scheduler (on its stack) and the workload stay alive,
-    // untouched, since halted workers may still point into them.
-    r = run_result{};
-    r.policy = s.sched.policy;
-    r.idle = s.sched.idle.strategy;
-    r.workers = s.sched.workers;
-    r.expected_messages = w->expected_messages();
-    r.workload_ok = false;
-    r.wall_s = st.sim_ns * 1e-9;
-    (void)w.release();
-  }
-  r.backend = sim_platform::backend_name;  // also on the aborted path, which skipped collect()
-  r.scenario = s.name;
-  r.workload = s.workload;
-  for (const auto& e : st.errors) r.errors.push_back("simulation: " + e);
-  if (rec) rec->finish(r);  // also for an aborted run: its trace shows where it hung
-  out.run = r;
+  out.run = run_pipeline(b, s);
+  const sim_stats& st = plat.stats();
   out.machine = m.name;
   out.interleave = o.interleave;
   out.context_factory = o.context_factory;
   out.cores = plat.cores();
-  out.sim_s = r.wall_s;
-  out.real_s = real_s;
+  out.sim_s = out.run.wall_s;
+  out.real_s = b.real_s;
   out.event_hash = st.event_hash;
   out.flushes = st.flushes;
   out.blocks = st.blocks;
@@ -237,7 +255,7 @@ sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_
   out.aborted = st.aborted;
   out.points = st.points;
   out.preemptions = st.preemptions;
-  if (script) out.replay = script->log();
+  if (b.script) out.replay = b.script->log();
   return out;
 }
 
@@ -259,7 +277,7 @@ running_simulation start_simulation(const scenario& s, const sim_options& o) {
   // another thread of this process could hold at the fork (glibc's malloc has fork handlers;
   // GCC 12's libasan has none for its allocator). Hence no thread that may allocate lives
   // at a fork: callers join theirs first (the progress ticker, a real run's workers and trace
-  // writer), and a deadline's watcher (runtime/deadline.cpp) is parked in its wait.
+  // writer), and a deadline's watcher (run/deadline.cpp) is parked in its wait.
   std::fflush(nullptr);
   pid_t pid = ::fork();
   if (pid < 0) {
@@ -367,7 +385,7 @@ std::string process_state(pid_t pid) {
 
 sim_result simulate(const scenario& s, const sim_options& o) {
   running_simulation r = start_simulation(s, o);
-  // While it runs, a deadline that expires (runtime/deadline.hpp) says what it is and kills
+  // While it runs, a deadline that expires (run/deadline.hpp) says what it is and kills
   // it, so that a hung simulation cannot outlive the process that waits for it.
   live_runs::registration live(
       [&] {

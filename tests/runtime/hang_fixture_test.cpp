@@ -13,7 +13,7 @@
 
 #include "forgetful_policy.hpp"
 #include "models/scheduler.hpp"
-#include "runtime/live_runs.hpp"
+#include "run/live_runs.hpp"
 #include "runtime/thread_platform.hpp"
 #include "sim/run_sim.hpp"
 #include "sim/machine_model.hpp"

@@ -2,7 +2,7 @@
 //
 // doctest's `timeout` decorator only marks a test failed after it returns, so a hung test
 // would hang the suite until ctest kills it without a word. The listener below arms a
-// runtime/deadline.hpp for each test case: the decorator's seconds (or 300 without one),
+// run/deadline.hpp for each test case: the decorator's seconds (or 300 without one),
 // times the build's slowdown (sanitizers). When it expires it prints the test case and
 // the state of every run in progress (workers, queues, mailboxes) and fails the process.
 // A run whose filters match no test case fails too: ctest names each case with
@@ -16,7 +16,7 @@
 #include <memory>
 #include <string>
 
-#include "runtime/deadline.hpp"
+#include "run/deadline.hpp"
 
 namespace {
 

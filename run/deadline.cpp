@@ -1,5 +1,5 @@
 // A wall-clock deadline that turns a hang into a failure with a state report (deadline.hpp).
-#include "deadline.hpp"
+#include "run/deadline.hpp"
 
 #include <chrono>
 #include <condition_variable>
@@ -8,7 +8,7 @@
 #include <mutex>
 #include <thread>
 
-#include "live_runs.hpp"
+#include "run/live_runs.hpp"
 
 #if defined(TWINSCHED_TSAN)
 // The report reads fields the workers write without synchronization, on purpose (it runs

@@ -1,5 +1,5 @@
 // The registry of runs in progress (live_runs.hpp).
-#include "live_runs.hpp"
+#include "run/live_runs.hpp"
 
 #include <mutex>
 #include <vector>
