@@ -1,0 +1,2 @@
+// Stands in for the simulator's header, so the fixture's relative include resolves.
+#pragma once
