@@ -5,7 +5,7 @@
 namespace twinsched {
 struct yield_idle {
   static constexpr const char* name = "yield";
-  static constexpr const char* description = "std::this_thread::yield() between looks; gives the core to other threads";
+  static constexpr const char* description = "yield the CPU between looks (sched_yield); gives the core to other threads";
   idle_decision next(unsigned /*round*/) const { return {idle_decision::yield}; }
 };
 }  // namespace twinsched
