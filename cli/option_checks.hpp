@@ -6,15 +6,16 @@
 #include <string>
 #include <vector>
 
+#include "models/config.hpp"
+
 namespace CLI {
 class Option;
 }
 
 namespace twinsched::cli {
 
-/// Limits the runtimes enforce (validate() in models/config.cpp, simulate() in sim/run_sim.cpp),
-/// checked while parsing so that a bad flag fails with its own message.
-inline constexpr std::uint32_t workers_limit = 1024;
+/// Limits the runtimes enforce (workers_limit: validate() in models/config.hpp; cores: simulate() in
+/// sim/run_sim.cpp), checked while parsing so that a bad flag fails with its own message.
 inline constexpr std::uint32_t cores_limit = 256;  // sim_detail::core_set::max_cores (sim_platform.hpp)
 
 /// A bad command-line value, thrown while the command line is parsed; main prints

@@ -45,14 +45,7 @@ void scenario_flags::add_knob(CLI::App& cmd, const std::string& owner, const std
     return;
   }
   if (k.text) {
-    std::vector<std::string> names;
-    for (std::string_view rest = k.choices;;) {
-      const auto bar = rest.find('|');
-      names.emplace_back(rest.substr(0, bar));
-      if (bar == std::string_view::npos) break;
-      rest.remove_prefix(bar + 1);
-    }
-    o = cmd.add_option(k.flag(), c.*k.text, help)->type_name("MODE")->check(CLI::IsMember(names))->capture_default_str();
+    o = cmd.add_option(k.flag(), c.*k.text, help)->type_name("MODE")->check(CLI::IsMember(k.choice_names()))->capture_default_str();
     knob_flags.emplace_back(o, [&c, k, field](scenario& s) { field(s).*k.text = c.*k.text; });
     return;
   }

@@ -15,6 +15,8 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace twinsched {
 
@@ -47,6 +49,16 @@ struct knob {
   /// The value in the file's unit, for range checks (micros: ns rounded down to us).
   std::uint64_t number(const C& c) const { return u32 ? c.*u32 : micros ? c.*u64 / 1000 : c.*u64; }
   bool is_number() const { return u32 || u64; }
+  /// A text knob's choices, one string each: {"one", "half"}.
+  std::vector<std::string> choice_names() const {
+    std::vector<std::string> names;
+    for (std::string_view rest = choices ? choices : "";;) {
+      const auto bar = rest.find('|');
+      names.emplace_back(rest.substr(0, bar));
+      if (bar == std::string_view::npos) return names;
+      rest.remove_prefix(bar + 1);
+    }
+  }
   /// The allowed values, as `twinsched list` and --help say them: "1..1024", ">= 1", "one|half".
   std::string range_text() const {
     if (boolean) return "true|false";

@@ -70,14 +70,7 @@ void read_knob(const toml_reader& r, const toml::table& t, const std::string& pr
   }
   if (k.u64 && !k.micros) r.read(t, k.key, path, c.*k.u64, k.min, k.max);
   if (k.text) {
-    std::vector<std::string> names;
-    for (std::string_view rest = k.choices;;) {
-      const auto bar = rest.find('|');
-      names.emplace_back(rest.substr(0, bar));
-      if (bar == std::string_view::npos) break;
-      rest.remove_prefix(bar + 1);
-    }
-    r.read_choice(t, k.key, path, c.*k.text, names, std::string(k.key) + " mode");
+    r.read_choice(t, k.key, path, c.*k.text, k.choice_names(), std::string(k.key) + " mode");
   }
 }
 

@@ -41,11 +41,7 @@ class ring_workload final : public workload {
     }
     for (std::uint64_t t = 0; t < tokens_; ++t) ctx.send(refs_[first(t)], message{t, hops_});
   }
-  std::uint64_t checksum() const override {
-    std::uint64_t s = 0;
-    for (auto* b : behaviors_) s += b->acc();
-    return s;
-  }
+  std::uint64_t checksum() const override { return sum_of_acc(behaviors_); }
   std::uint64_t reference_checksum() const override {
     std::uint64_t s = 0;
     for (std::uint64_t t = 0; t < tokens_; ++t) {

@@ -102,11 +102,7 @@ class burst final : public workload {
     ctx.send(s_.pacer, message{0, 0, light_tag});
   }
 
-  std::uint64_t checksum() const override {
-    std::uint64_t s = pacer_->acc();
-    for (auto* b : crowd_) s += b->acc();
-    return s;
-  }
+  std::uint64_t checksum() const override { return pacer_->acc() + sum_of_acc(crowd_); }
   std::uint64_t reference_checksum() const override {
     std::uint64_t s = 0;
     for (std::uint64_t phase : {0, 2})

@@ -69,11 +69,7 @@ class fanout_idle final : public workload {
       ctx.send(ctx.spawn_as<producer>({.name = "producer"}, s_, first_state(p), share(p)), message{});
   }
 
-  std::uint64_t checksum() const override {
-    std::uint64_t s = 0;
-    for (auto* b : sleepers_) s += b->acc();
-    return s;
-  }
+  std::uint64_t checksum() const override { return sum_of_acc(sleepers_); }
   std::uint64_t reference_checksum() const override {
     std::uint64_t s = 0;
     for (std::uint32_t p = 0; p < producers_; ++p) {

@@ -53,11 +53,7 @@ class forward final : public workload {
     for (std::uint64_t t = 0; t < tokens_; ++t) ctx.send(table_.actors[first_actor(t)], message{token_seed(t), hops_});
   }
 
-  std::uint64_t checksum() const override {
-    std::uint64_t sum = 0;
-    for (auto* b : behaviors_) sum += b->acc();
-    return sum;
-  }
+  std::uint64_t checksum() const override { return sum_of_acc(behaviors_); }
 
   std::uint64_t reference_checksum() const override {
     std::uint64_t sum = 0;

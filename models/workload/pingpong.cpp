@@ -43,11 +43,7 @@ class pingpong final : public workload {
     for (std::uint64_t i = 0; i < pairs_; ++i) ctx.send(pings[i], message{bounces_, i});
   }
 
-  std::uint64_t checksum() const override {
-    std::uint64_t s = 0;
-    for (auto* p : players_) s += p->acc();
-    return s;
-  }
+  std::uint64_t checksum() const override { return sum_of_acc(players_); }
   std::uint64_t reference_checksum() const override {
     std::uint64_t s = 0;
     for (std::uint64_t i = 0; i < pairs_; ++i)

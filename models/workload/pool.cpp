@@ -100,11 +100,7 @@ class pool final : public workload {
     ctx.send(s_.producer, message{0, 0, go_tag});
   }
 
-  std::uint64_t checksum() const override {
-    std::uint64_t s = 0;
-    for (auto* b : behaviors_) s += b->acc();
-    return s;
-  }
+  std::uint64_t checksum() const override { return sum_of_acc(behaviors_); }
   std::uint64_t reference_checksum() const override {
     std::uint64_t s = 0;
     for (std::uint64_t j = 0; j < s_.bursts * s_.burst_size; ++j) s += job_value(s_.seed, j);

@@ -51,11 +51,7 @@ class skewed final : public workload {
     for (std::uint64_t j = 0; j < messages_; ++j) ctx.send(refs[target(j)], message{j});
   }
 
-  std::uint64_t checksum() const override {
-    std::uint64_t s = 0;
-    for (auto* b : behaviors_) s += b->acc();
-    return s;
-  }
+  std::uint64_t checksum() const override { return sum_of_acc(behaviors_); }
   std::uint64_t reference_checksum() const override {
     std::uint64_t s = 0;
     for (std::uint64_t j = 0; j < messages_; ++j) s += delivery_value(j, target(j));

@@ -69,6 +69,15 @@ class workload {
   virtual footprint peak() const { return {}; }
 };
 
+/// What most workloads' checksum() is: the sum of the values their behaviors accumulated
+/// (each behavior's `acc()`), whatever order the messages ran in.
+template <class Behavior>
+std::uint64_t sum_of_acc(const std::vector<Behavior*>& behaviors) {
+  std::uint64_t sum = 0;
+  for (const Behavior* b : behaviors) sum += b->acc();
+  return sum;
+}
+
 /// A compute kernel a workload's behaviors run on real cores and charge by a parameter in
 /// simulation (pi's Leibniz terms: `term_ns` per term). `twinsched calibrate` times `run` on the
 /// machine and writes the ns per unit to the machine model's [kernels] table under `name`;
