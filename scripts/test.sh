@@ -3,8 +3,8 @@
 # concurrency tests under ThreadSanitizer, planted bugs found by explore, the fuzzed readers,
 # and the suite under ASan + UBSan (less the tests whose subject is an outside program: label
 # tools). Each build has its own folder. `scripts/test.sh --fast` skips all but the first stage.
-# The builds keep line tables only (TWINSCHED_DEBUG_INFO=OFF; sanitizer builds -O1 -g1): reports
-# still name file and line, and the whole script stays under 30 minutes on 2 vCPUs.
+# The builds keep line tables only (-g1; sanitizer builds -O1): reports still name file and line,
+# and the whole script stays under 30 minutes on 2 vCPUs.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 fast=0
@@ -12,11 +12,12 @@ fast=0
 jobs=${JOBS:-$(nproc)}
 export CTEST_OUTPUT_ON_FAILURE=1
 
-step() { printf '\n=== %s\n' "$*"; }
+# each stage's heading says how long the script has run, so a slow stage shows in CI's log
+step() { printf '\n=== %s (at %dm%02ds)\n' "$*" $((SECONDS / 60)) $((SECONDS % 60)); }
 
 scripts/setup.sh --test  # what the tests need besides the build's packages (scripts/build.sh installs those)
 step "build (warnings as errors)"
-BUILD_DIR=build-ci scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON -DTWINSCHED_DEBUG_INFO=OFF
+BUILD_DIR=build-ci scripts/build.sh -DTWINSCHED_WERROR=ON -DBUILD_TESTING=ON
 step "all tests"
 ctest --test-dir build-ci -j "$jobs" --timeout 600
 
