@@ -6,7 +6,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -17,6 +16,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/scenario_flags.hpp"
 #include "cli/schedule_flags.hpp"
+#include "cli/subcommand.hpp"
 #include "explore/exploration.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "traces/output_file.hpp"
@@ -97,11 +97,11 @@ preemptions), 2 a bad scenario or flag.)";
 }  // namespace
 
 void add_explore_command(CLI::App& app, action& chosen) {
-  auto c = std::make_shared<explore_cli>();
-  CLI::App* cmd = app.add_subcommand(
-      "explore", "Search interleavings in simulation: many perturbed schedules, every invariant checked; a failing "
-                 "schedule is reproduced, traced and (with --shrink) minimized.");
-  cmd->footer(explore_footer);
+  auto [cmd, c] = add_command<explore_cli>(
+      app, chosen, "explore",
+      "Search interleavings in simulation: many perturbed schedules, every invariant checked; a failing "
+      "schedule is reproduced, traced and (with --shrink) minimized.",
+      explore_footer, run, [](explore_cli& o) { o.sim_limit_given = given(o.sim_limit_opt); });
   cmd->add_option("scenario", c->file, scenario_help)->type_name("SCENARIO");
   c->flags.add_to(*cmd, "Worker threads (S4U actors). Default: --cores if given, else the scenario's.");
   c->schedule.add_to(*cmd, true);
@@ -127,10 +127,6 @@ void add_explore_command(CLI::App& app, action& chosen) {
   cmd->add_flag("--shrink", c->shrink, "Minimize the failing schedule to the fewest preemptions that still break the invariant.");
   cmd->add_option("--out", c->out_dir, "Folder for the scenario, traces and reproductions. Default: explore-<scenario name>.")
       ->type_name("DIR");
-  cmd->callback([&chosen, c] {
-    c->sim_limit_given = given(c->sim_limit_opt);
-    chosen = [c] { return run(*c); };
-  });
 }
 
 }  // namespace twinsched::cli

@@ -1,7 +1,6 @@
 // `twinsched sweep SPEC.toml`: every combination of a sweep file's axes, run locally (--jobs) or as a Slurm job array, results appended per cell.
 #include <algorithm>
 #include <iostream>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -14,6 +13,7 @@
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
+#include "cli/subcommand.hpp"
 #include "sweep/sweep_run.hpp"
 
 namespace twinsched::cli {
@@ -36,6 +36,7 @@ std::pair<std::size_t, std::size_t> parse_slice(const std::string& text) {
 
 /// The sweep's progress on the command's progress line: live on a terminal, else a line every 10 s.
 class progress_display final : public sweep_display {
+  std::optional<progress> p_;
  public:
   void start() override { p_.emplace("sweep", progress::mode_or_lines(false), 1.0, 10.0); }
   void update(const std::string& status) override { p_->update(status); }
@@ -43,9 +44,6 @@ class progress_display final : public sweep_display {
   void finish() override { p_->finish(); }
   double elapsed_s() const override { return p_->elapsed_s(); }
   std::string duration_text(double s) const override { return cli::duration_text(s); }
-
- private:
-  std::optional<progress> p_;
 };
 
 constexpr const char* sweep_footer = R"(A sweep file names a base scenario and the axes to vary; every combination is one cell:
@@ -84,14 +82,28 @@ Examples:
   twinsched sweep scaling.toml --slurm --no-wait && twinsched sweep scaling.toml --slurm --gather
 Exit codes: 0 every cell OK, 1 a cell failed or did not run, 2 the sweep file or a flag is invalid.)";
 
+/// Flags that may not go together: exit 2 before any cell runs.
+void check(sweep_cli& c) {
+  sweep_request& r = c.r;
+  if ((r.no_wait || r.gather || r.slurm_opts.size()) && !r.slurm)
+    throw usage_error("--no-wait, --gather and --slurm-opt go with --slurm");
+  if (r.slurm && !c.slice.empty()) throw usage_error("--slice is what a Slurm task runs: not with --slurm");
+  if (!c.slice.empty()) std::tie(r.slice_k, r.slice_t) = parse_slice(c.slice);
+}
+
+int run(const sweep_cli& c) {
+  progress_display d;
+  return run_sweep(c.r, d, std::cout, std::cerr);
+}
+
 }  // namespace
 
 void add_sweep_command(CLI::App& app, action& chosen) {
-  auto c = std::make_shared<sweep_cli>();
-  CLI::App* cmd = app.add_subcommand(
-      "sweep", "Run every combination of a sweep file's axes (policies x cores x machines x parameters x seeds), "
-               "locally or on Slurm; one result row per cell, resumable.");
-  cmd->footer(sweep_footer);
+  auto [cmd, c] = add_command<sweep_cli>(
+      app, chosen, "sweep",
+      "Run every combination of a sweep file's axes (policies x cores x machines x parameters x seeds), "
+      "locally or on Slurm; one result row per cell, resumable.",
+      sweep_footer, run, check);
   cmd->add_option("sweep", c->r.file, "Sweep file (TOML); see below.")->type_name("SPEC.toml")->required();
   cmd->add_option("-o,--out", c->r.out,
                   "Write the results to PREFIX.csv and PREFIX.jsonl. Default: the sweep's name, here.")
@@ -133,17 +145,6 @@ void add_sweep_command(CLI::App& app, action& chosen) {
   takes(cmd->add_option("--slice", c->slice, "Run only the cells whose index mod T is K (what each Slurm array task runs).")
             ->type_name("K/T"),
         "K/T with 0 <= K < T", [](const std::string& s) { parse_slice(s); });
-  cmd->callback([&chosen, c] {
-    sweep_request& r = c->r;
-    if ((r.no_wait || r.gather || r.slurm_opts.size()) && !r.slurm)
-      throw usage_error("--no-wait, --gather and --slurm-opt go with --slurm");
-    if (r.slurm && !c->slice.empty()) throw usage_error("--slice is what a Slurm task runs: not with --slurm");
-    if (!c->slice.empty()) std::tie(r.slice_k, r.slice_t) = parse_slice(c->slice);
-    chosen = [c] {
-      progress_display d;
-      return run_sweep(c->r, d, std::cout, std::cerr);
-    };
-  });
 }
 
 }  // namespace twinsched::cli
