@@ -45,7 +45,7 @@ validate_request small_forward(const fs::path& out) {
 }  // namespace
 
 TEST_CASE("a scenario run on threads and simulated leaves two traces that diff as logically equal" *
-          doctest::test_suite("concurrency") * doctest::timeout(120)) {
+          doctest::timeout(120)) {
   scratch tmp("equal");
   const validate_outcome v = validate_scenario(small_forward(tmp.dir));
   CHECK(v.real_path == (tmp.dir / "small-forward.real.tst").string());
@@ -82,7 +82,7 @@ TEST_CASE("a trace folder that does not exist is refused before either side runs
 }
 
 TEST_CASE("a failed simulated verdict fails the validation though the traces agree" *
-          doctest::test_suite("concurrency") * doctest::timeout(120)) {
+          doctest::timeout(120)) {
   scratch tmp("failed");
   validate_hooks h;
   sim_options seen;
