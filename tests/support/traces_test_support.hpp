@@ -16,6 +16,19 @@
 
 namespace twinsched::test {
 
+/// One event as a test writes it: kind, time, lane, then the fields it needs.
+inline trace_event ev(event_kind k, std::uint64_t t, std::uint16_t w, std::uint32_t actor = 0,
+                      std::uint64_t msg = 0, std::uint32_t other = 0) {
+  trace_event e;
+  e.kind = k;
+  e.time_ns = t;
+  e.worker = w;
+  e.actor = actor;
+  e.message = msg;
+  e.other = other;
+  return e;
+}
+
 /// A path in the temp directory, unique in this process, removed with the object.
 class temp_file {
  public:

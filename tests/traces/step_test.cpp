@@ -8,6 +8,7 @@
 #include "models/whole_number.hpp"
 #include "traces/breakpoint.hpp"
 #include "traces/format.hpp"
+#include "traces_test_support.hpp"
 #include "traces/step_state.hpp"
 
 TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
@@ -17,17 +18,7 @@ using namespace twinsched::traces;
 
 namespace {
 
-trace_event ev(event_kind k, std::uint64_t t, std::uint16_t w, std::uint32_t actor = 0, std::uint64_t msg = 0,
-               std::uint32_t other = 0) {
-  trace_event e;
-  e.kind = k;
-  e.time_ns = t;
-  e.worker = w;
-  e.actor = actor;
-  e.message = msg;
-  e.other = other;
-  return e;
-}
+using test::ev;
 
 /// The runnable actors of group `queue`, oldest queued first; empty if the group has none.
 std::vector<std::uint32_t> group(const step_state& s, std::uint16_t queue) {

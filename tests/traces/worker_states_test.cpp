@@ -18,17 +18,7 @@ using namespace twinsched::traces;
 
 namespace {
 
-trace_event ev(event_kind k, std::uint64_t t, std::uint16_t w, std::uint32_t actor = 0, std::uint64_t msg = 0,
-               std::uint32_t other = 0) {
-  trace_event e;
-  e.kind = k;
-  e.time_ns = t;
-  e.worker = w;
-  e.actor = actor;
-  e.message = msg;
-  e.other = other;
-  return e;
-}
+using test::ev;
 
 const char* kind_word(span_kind k) {
   switch (k) {
