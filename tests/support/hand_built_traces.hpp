@@ -19,18 +19,18 @@ class trace_builder {
   explicit trace_builder(std::uint32_t workers) : workers_(workers) {}
   /// A send from the workload's start (outside any worker).
   void start_send(std::uint64_t t, std::uint32_t to, std::uint64_t msg) {
-    lanes_[traces::outside_lane].push_back(ev(t, event_kind::send, traces::outside_lane, to, msg, 0));
+    lanes_[traces::outside_lane].push_back(ev(event_kind::send, t, traces::outside_lane, to, msg, 0));
   }
   /// One turn of `actor` on `lane` handling `msg` over [t, t + ns]; `sends`: (offset, receiver, id);
   /// `off_cpu`: ns of it its worker was off a CPU (a real run's message_end says so).
   void handle(std::uint16_t lane, std::uint64_t t, std::uint64_t ns, std::uint32_t actor, std::uint64_t msg,
               const std::vector<std::array<std::uint64_t, 3>>& sends = {}, std::uint32_t off_cpu = 0) {
     auto& v = lanes_[lane];
-    v.push_back(ev(t, event_kind::run_begin, lane, actor, 0, 0xffffffff));
-    v.push_back(ev(t, event_kind::message_begin, lane, actor, msg, 0));
-    for (const auto& s : sends) v.push_back(ev(t + s[0], event_kind::send, lane, std::uint32_t(s[1]), s[2], 0));
-    v.push_back(ev(t + ns, event_kind::message_end, lane, actor, msg, off_cpu));
-    v.push_back(ev(t + ns, event_kind::run_end, lane, actor, 0, 1));
+    v.push_back(ev(event_kind::run_begin, t, lane, actor, 0, 0xffffffff));
+    v.push_back(ev(event_kind::message_begin, t, lane, actor, msg, 0));
+    for (const auto& s : sends) v.push_back(ev(event_kind::send, t + s[0], lane, std::uint32_t(s[1]), s[2], 0));
+    v.push_back(ev(event_kind::message_end, t + ns, lane, actor, msg, off_cpu));
+    v.push_back(ev(event_kind::run_end, t + ns, lane, actor, 0, 1));
     ++messages_;
   }
   void group(std::uint32_t actor, std::uint32_t g) { groups_[actor] = g; }
@@ -57,17 +57,6 @@ class trace_builder {
   }
 
  private:
-  static trace_event ev(std::uint64_t t, event_kind k, std::uint16_t lane, std::uint32_t actor, std::uint64_t msg,
-                        std::uint32_t other) {
-    trace_event e;
-    e.time_ns = t;
-    e.kind = k;
-    e.worker = lane;
-    e.actor = actor;
-    e.message = msg;
-    e.other = other;
-    return e;
-  }
   std::uint32_t workers_;
   std::map<std::uint16_t, std::vector<trace_event>> lanes_;
   std::map<std::uint32_t, std::uint32_t> groups_;

@@ -20,32 +20,24 @@ using namespace twinsched::traces;
 
 namespace {
 
-trace_event ev(event_kind k, std::uint64_t t, std::uint16_t w, std::uint32_t actor = 0, std::uint32_t other = 0) {
-  trace_event e;
-  e.kind = k;
-  e.time_ns = t;
-  e.worker = w;
-  e.actor = actor;
-  e.other = other;
-  return e;
-}
+using test::ev;
 
 /// Worker 0 runs actor 5, steals actor 6 from worker 1, runs it, idles and parks; worker 1 runs actor 6.
 void write_trace(const std::string& path) {
   trace_writer w(path, test::synthetic_header());
   w.write_events(0, std::vector<trace_event>{ev(event_kind::worker_start, 1000, 0),
-                                             ev(event_kind::run_begin, 1100, 0, 5, ~0u),
-                                             ev(event_kind::run_end, 1300, 0, 5, 1),
-                                             ev(event_kind::steal, 1400, 0, 6, 1),
-                                             ev(event_kind::run_begin, 1500, 0, 6, 1),
-                                             ev(event_kind::run_end, 1600, 0, 6, 2),
+                                             ev(event_kind::run_begin, 1100, 0, 5, 0, ~0u),
+                                             ev(event_kind::run_end, 1300, 0, 5, 0, 1),
+                                             ev(event_kind::steal, 1400, 0, 6, 0, 1),
+                                             ev(event_kind::run_begin, 1500, 0, 6, 0, 1),
+                                             ev(event_kind::run_end, 1600, 0, 6, 0, 2),
                                              ev(event_kind::idle, 1700, 0),
                                              ev(event_kind::park, 1800, 0),
                                              ev(event_kind::unpark, 2800, 0),
                                              ev(event_kind::worker_stop, 3000, 0)});
   w.write_events(1, std::vector<trace_event>{ev(event_kind::worker_start, 1000, 1),
-                                             ev(event_kind::run_begin, 1050, 1, 6, ~0u),
-                                             ev(event_kind::run_end, 1250, 1, 6, 1),
+                                             ev(event_kind::run_begin, 1050, 1, 6, 0, ~0u),
+                                             ev(event_kind::run_end, 1250, 1, 6, 0, 1),
                                              ev(event_kind::worker_stop, 3000, 1)});
   w.finish(test::synthetic_footer());
 }
