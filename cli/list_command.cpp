@@ -39,9 +39,10 @@ void print_workloads() {
 
 void print_scenarios() {
   const std::string dir = stock_scenario_folder();
-  std::cout << "stock scenarios in " << dir << " (run one by name: `twinsched run pingpong`):\n";
-  for (const auto& f : list_scenario_files(dir)) {
-    std::cout << "  " << std::left << std::setw(24) << std::filesystem::path(f).stem().string() << f << '\n';
+  std::cout << "stock scenarios in " << dir << " (run one by name: `twinsched run pingpong`, `twinsched run savina/count`):\n";
+  for (const auto& name : stock_scenario_names()) {
+    const std::string f = (std::filesystem::path(dir) / (name + ".toml")).string();
+    std::cout << "  " << std::left << std::setw(24) << name << f << '\n';
     try {
       const scenario s = load_scenario_file(f);
       std::cout << "      " << s.name << ": " << s.description << '\n';

@@ -19,8 +19,9 @@ namespace twinsched::cli {
 
 /// The help of the SCENARIO argument of `run`, `sim`, `validate` and `explore` (load_scenario).
 inline constexpr const char* scenario_help =
-    "A stock scenario's name (forward, pingpong, ...: `twinsched list scenarios`) or a path to a scenario "
-    "file (it contains a '/' or ends in .toml). Without one, the forward scenario built into the binary.";
+    "A stock scenario's name (forward, pingpong, savina/pingpong, ...: `twinsched list scenarios`) or a path "
+    "to a scenario file (it ends in .toml, or contains a '/' and exists). Without one, the forward scenario "
+    "built into the binary.";
 inline constexpr const char* machine_help =
     "Machine model: a stock machine's name (`twinsched list machines`) or a path to a machine file "
     "(it contains a '/' or ends in .toml).";

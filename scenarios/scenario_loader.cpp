@@ -168,21 +168,43 @@ std::string stock_scenario_folder() {
 }
 
 std::vector<std::string> stock_scenario_names() {
+  namespace fs = std::filesystem;
+  const fs::path top = stock_scenario_folder();
   std::vector<std::string> names;
-  for (const auto& f : list_scenario_files(stock_scenario_folder())) names.push_back(std::filesystem::path(f).stem().string());
+  for (const auto& f : list_scenario_files(top.string())) names.push_back(fs::path(f).stem().string());
+  // a suite's folder (scenarios/savina/) gives names of the form "savina/pingpong"
+  std::error_code ec;
+  std::vector<std::string> suites;
+  for (const auto& e : fs::directory_iterator(top, ec))
+    if (e.is_directory(ec) && e.path().filename() != "sweeps") suites.push_back(e.path().filename().string());
+  std::sort(suites.begin(), suites.end());
+  for (const auto& suite : suites)
+    for (const auto& f : list_scenario_files((top / suite).string()))
+      names.push_back(suite + "/" + fs::path(f).stem().string());
   return names;
 }
 
+namespace {
+/// A stock name is NAME or SUITE/NAME (a file of a suite's folder), without ".toml".
+bool stock_name_form(const std::string& s) {
+  const auto slash = s.find('/');
+  return !s.empty() && !s.ends_with(".toml") && s[0] != '.' &&
+         (slash == std::string::npos || (slash > 0 && slash + 1 < s.size() && s.find('/', slash + 1) == std::string::npos));
+}
+}  // namespace
+
 scenario load_scenario(const std::string& name_or_path) {
   namespace fs = std::filesystem;
-  if (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml")) {
-    std::error_code ec;
+  std::error_code ec;
+  // SUITE/NAME is a stock name unless a file of that path exists here
+  const bool suite_name = name_or_path.find('/') != std::string::npos && stock_name_form(name_or_path) &&
+                          !fs::exists(name_or_path, ec);
+  if (!suite_name && (name_or_path.find('/') != std::string::npos || name_or_path.ends_with(".toml"))) {
     if (fs::is_directory(name_or_path, ec))
       throw scenario_error(name_or_path, 0, 0, "is a folder, not a scenario file");
     return load_scenario_file(name_or_path);
   }
   const fs::path file = fs::path(stock_scenario_folder()) / (name_or_path + ".toml");
-  std::error_code ec;
   if (fs::is_regular_file(file, ec)) return load_scenario_file(file.string());
   if (name_or_path == "forward") return load_default_scenario();
   std::string known;
