@@ -57,7 +57,12 @@ class workload {
   virtual void start(context& ctx) = 0;
   virtual std::uint64_t checksum() const = 0;
   virtual std::uint64_t reference_checksum() const = 0;
-  /// Messages a correct run processes, counting the injected ones.
+  /// Messages a correct run processes, counting the injected ones. Asked before the run too,
+  /// where it sizes progress and traces. A workload whose message count depends on the
+  /// interleaving (a search that stops at its first K answers, a waiting room that turns
+  /// customers away) answers before the run with its estimate and after it with the count its
+  /// own records say a correct run processes (e.g. what its actors sent), so a lost or
+  /// duplicated message still fails the run; the result check (result_ok) proves the rest.
   virtual std::uint64_t expected_messages() const = 0;
   /// Extra result line (e.g. the computed value of pi); empty if none.
   virtual std::string detail() const { return {}; }
