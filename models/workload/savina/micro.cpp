@@ -2,5 +2,7 @@
 #include "savina.hpp"
 
 namespace twinsched {
-std::vector<workload_info> savina_micro_workloads() { return {}; }
+workload_info savina_pingpong_workload();
+
+std::vector<workload_info> savina_micro_workloads() { return {savina_pingpong_workload()}; }
 }  // namespace twinsched
