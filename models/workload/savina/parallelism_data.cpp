@@ -2,5 +2,7 @@
 #include "savina.hpp"
 
 namespace twinsched {
-std::vector<workload_info> savina_parallelism_data_workloads() { return {}; }
+workload_info savina_trapezoid_workload();
+
+std::vector<workload_info> savina_parallelism_data_workloads() { return {savina_trapezoid_workload()}; }
 }  // namespace twinsched
