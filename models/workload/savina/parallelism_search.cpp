@@ -2,5 +2,7 @@
 #include "savina.hpp"
 
 namespace twinsched {
-std::vector<workload_info> savina_parallelism_search_workloads() { return {}; }
+workload_info savina_fib_workload();
+
+std::vector<workload_info> savina_parallelism_search_workloads() { return {savina_fib_workload()}; }
 }  // namespace twinsched
