@@ -2,5 +2,7 @@
 #include "savina.hpp"
 
 namespace twinsched {
-std::vector<workload_info> savina_concurrency_workloads() { return {}; }
+workload_info savina_concdict_workload();
+
+std::vector<workload_info> savina_concurrency_workloads() { return {savina_concdict_workload()}; }
 }  // namespace twinsched

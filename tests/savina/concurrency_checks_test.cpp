@@ -1,0 +1,53 @@
+// Savina's concurrency group: each benchmark's result check passes a correct result and fails a
+// wrong one (a lost or extra message, a value no interleaving allows), so a run's verdict means what
+// Savina's validation means.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "models/workload/savina/concdict.hpp"
+
+TEST_SUITE_BEGIN("unit");
+
+using namespace twinsched;
+
+TEST_CASE("concdict: a read or a final value that no interleaving allows fails the check") {
+  namespace cd = savina_concdict;
+  const std::uint64_t seed = 7, workers = 3, per = 200;
+  const cd::values legal(seed, workers, per, 50);
+  // the writes worker 0 sends, in order
+  rng r = cd::worker_rng(seed, 0);
+  std::vector<cd::request> w0;
+  for (std::uint64_t i = 0; i < per; ++i)
+    if (auto q = cd::next_request(r, 50); q.write) w0.push_back(q);
+  REQUIRE(w0.size() > 10);
+  const cd::request q = w0.front();
+  CHECK(legal.read_ok(q.key, std::int32_t(q.key)));  // read before any write
+  CHECK(legal.read_ok(q.key, q.value));              // read after worker 0's write
+  CHECK_FALSE(legal.read_ok(q.key, q.value ^ 0x5a5a5a));
+  CHECK_FALSE(legal.read_ok(q.key, std::int32_t(q.key) + 1));
+
+  // the dictionary after every write ran in one legal order (workers one after the other)
+  std::map<std::uint32_t, std::int32_t> dict;
+  for (std::uint32_t k = 0; k < cd::data_limit; ++k) dict[k] = std::int32_t(k);
+  for (std::uint64_t w = 0; w < workers; ++w) {
+    rng rw = cd::worker_rng(seed, w);
+    for (std::uint64_t i = 0; i < per; ++i)
+      if (auto x = cd::next_request(rw, 50); x.write) dict[x.key] = x.value;
+  }
+  CHECK(legal.final_ok(dict));
+  auto lost = dict;
+  lost[w0.back().key] = std::int32_t(w0.back().key);  // a write lost (unless another worker wrote the key back)
+  bool rewritten = false;
+  for (const auto& x : w0) rewritten = rewritten || x.key == w0.back().key;
+  CHECK((legal.final_ok(lost) == false || rewritten));
+  auto extra = dict;
+  extra.erase(5);  // a key missing
+  CHECK_FALSE(legal.final_ok(extra));
+  auto wrong = dict;
+  wrong[q.key] = q.value ^ 1;
+  CHECK_FALSE(legal.final_ok(wrong));
+
+  CHECK(cd::messages(20, 10000) == 400041);
+  CHECK(cd::request_print(0, 1, q) != cd::request_print(0, 2, q));  // a duplicated request changes the checksum
+}
