@@ -1,21 +1,25 @@
 #!/usr/bin/env bash
-# Planted bugs: applies each mutant patch to a copy of the tree, builds the twinsched command there, and checks that `twinsched explore` finds and shrinks it.
+# Planted bugs: builds the twinsched command with each mutant patch applied to a copy of models/,
+# and checks that `twinsched explore` finds and shrinks it.
 #
 # Usage: tests/mutants/run.sh [MUTANT_NUMBER ...]     (default: every mutant, then the clean tree)
 # Each mutant is a realistic single mistake in the real policy code (the product code has no
 # bug switches). For each, explore runs its scenario below with --shrink and must fail
-# within RUNS (1000) schedule seeds; the unpatched copy must pass the same searches. Prints a
+# within RUNS (1000) schedule seeds; the unpatched command must pass the same searches. Prints a
 # table: mutant, strategy, runs to the first failure, wall time, preemptions before and after
 # shrinking, the invariant. Exit 1 if a mutant survives or the clean tree fails.
-# The copy and its build live in $MUTANTS_DIR (default build-mutants/), kept between runs.
+# The mutant command is target twinsched_mutant of the plain build $BUILD_DIR (default build/,
+# configured with -DBUILD_TESTING=ON): only the files that read what the patch changes are compiled
+# again (cmake/policy_registry.cmake). The patched copy lives in $MUTANTS_DIR (default build-mutants/).
 set -uo pipefail
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here="$top/tests/mutants"
 work=${MUTANTS_DIR:-$top/build-mutants}
 runs=${RUNS:-1000}
 jobs=${JOBS:-$(nproc)}
-tree="$work/tree"
-build="$work/build"
+build=$(realpath -m "${BUILD_DIR:-$top/build}")
+overlay="$work/overlay"
+[ -f "$build/CMakeCache.txt" ] || { echo "mutants: no build in $build; build first: scripts/build.sh -DBUILD_TESTING=ON" >&2; exit 2; }
 
 # number | patch | explore arguments (scenario and overrides)
 mutants=(
@@ -32,17 +36,22 @@ mutants=(
 want=("$@")
 selected() { [ ${#want[@]} -eq 0 ] && return 0; for w in "${want[@]}"; do [ "$w" = "$1" ] && return 0; done; return 1; }
 
-echo "mutants: copying the tree to $tree" >&2
-mkdir -p "$tree" "$build"
-(cd "$top" && git ls-files -z | grep -zv '^tests/fuzz/corpus' | xargs -0 tar cf - ) | (cd "$tree" && tar xf -)
-build_it() {
-  # -O1 without debug information: the quickest build that still simulates fast enough
-  cmake -S "$tree" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS_RELEASE=-O1 -DBUILD_TESTING=OFF \
-    -DTWINSCHED_BENCH=OFF >/dev/null &&
-    cmake --build "$build" -j "$jobs" --target twinsched >/dev/null
+mkdir -p "$work"
+# the build forgets the overlay when the script ends, so a later configure defines no mutant
+trap 'cmake -S "$top" -B "$build" -UTWINSCHED_MUTANT_OVERLAY >/dev/null' EXIT
+# patch_copy PATCH: $overlay/models/ is models/ with PATCH applied
+patch_copy() {
+  rm -rf "$overlay" && mkdir -p "$overlay" && cp -r "$top/models" "$overlay/models" &&
+    (cd "$overlay" && patch -s -p1 <"$here/$1.patch")
 }
+# build_it TARGET: configure with the overlay and build TARGET (twinsched_mutant, or the clean twinsched)
+build_it() {
+  cmake -S "$top" -B "$build" -DTWINSCHED_MUTANT_OVERLAY="$overlay" >/dev/null &&
+    cmake --build "$build" -j "$jobs" --target "$1" >/dev/null
+}
+command="$build/tests/twinsched_mutant"
 # explore ARGS... -> the summary line fields, from explore's own output
-explore() { "$build/cli/twinsched" explore "$@" --runs "$runs" --jobs "$jobs" --shrink --out "$work/out" 2>/dev/null; }
+explore() { "$command" explore "$@" --runs "$runs" --jobs "$jobs" --shrink --out "$work/out" 2>/dev/null; }
 
 rows=()
 failed=0
@@ -50,8 +59,8 @@ for m in "${mutants[@]}"; do
   IFS='|' read -r num name args <<<"$m"
   selected "$num" || continue
   echo "mutants: $name" >&2
-  (cd "$tree" && patch -s -p1 <"$here/$name.patch") || { echo "FAIL: $name does not apply"; failed=1; continue; }
-  if ! build_it; then
+  patch_copy "$name" || { echo "FAIL: $name does not apply"; failed=1; continue; }
+  if ! build_it twinsched_mutant; then
     echo "FAIL: $name does not build"; failed=1
   else
     t0=$(date +%s.%N)
@@ -75,12 +84,12 @@ for m in "${mutants[@]}"; do
     fi
     grep -E '^explore: (FAILED|the scenario fails)|^  (invariant|reproduce|worker [0-9]+ before)|^shrunk:' <<<"$out" | cut -c1-400 | sed 's/^/    /' >&2
   fi
-  (cd "$tree" && patch -s -R -p1 <"$here/$name.patch")
 done
 
 if [ ${#want[@]} -eq 0 ]; then  # the clean tree passes the same searches
   echo "mutants: the unpatched tree" >&2
-  build_it || { echo "FAIL: the clean tree does not build"; exit 1; }
+  command="$build/cli/twinsched"
+  build_it twinsched || { echo "FAIL: the clean tree does not build"; exit 1; }
   for m in "${mutants[@]}"; do
     IFS='|' read -r num name args <<<"$m"
     # shellcheck disable=SC2086
