@@ -1,12 +1,140 @@
 // Savina's micro group: each benchmark's result check passes a correct result and fails a wrong one
 // (a lost or extra message, a wrong count), so a run's verdict means what Savina's validation means.
+//
+// Two kinds of case: the checks' pure functions (the benchmark's .hpp) fed wrong results, and each
+// workload run by a sequential harness (below), correct under several interleavings and wrong
+// when the harness loses or duplicates one message.
 #include <doctest/doctest.h>
 
+#include <deque>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "models/actor.hpp"
+#include "models/rng.hpp"
+#include "models/workload/savina/count.hpp"
 #include "models/workload/savina/pingpong.hpp"
+#include "models/workload/workload.hpp"
 
 TEST_SUITE_BEGIN("unit");
 
 using namespace twinsched;
+
+namespace {
+
+/// Which send the harness tampers with (counted from 0, the injected ones included).
+struct fault {
+  std::uint64_t drop = ~0ull, duplicate = ~0ull;
+};
+
+/// Runs a workload on this thread, one message at a time: each step delivers the oldest message
+/// of an actor with mail, the actor picked at random from `seed`, so each seed is another
+/// interleaving that keeps every mailbox in order, as the runtime does.
+class sequential_run final : public context {
+ public:
+  sequential_run(std::uint64_t seed, fault f) : pick_(seed), fault_(f) {}
+
+  actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options&) override {
+    cells_.push_back(std::make_unique<cell>(std::uint32_t(cells_.size()), std::move(b)));
+    return actor_ref(cells_.back().get());
+  }
+  actor_ref spawn_made(const behavior_maker& m, const spawn_options& o) override {
+    return spawn(std::unique_ptr<behavior>(m.make(nullptr, m.args)), o);
+  }
+  void send(actor_ref to, const message& m) override {
+    const std::uint64_t i = sends_++;
+    if (i == fault_.drop) return;
+    message out = m;
+    out.sender = current_;
+    auto& c = *static_cast<cell*>(to.get());
+    for (int k = i == fault_.duplicate ? 2 : 1; k > 0; --k) {
+      if (c.box.empty()) ready_.push_back(&c);
+      c.box.push_back(out);
+    }
+  }
+  void become(std::unique_ptr<behavior> b) override { next_ = std::move(b); }
+  void stop() override { current_->stopped = true; }
+  void burn_ns(std::uint64_t) override {}
+  void did_work_ns(std::uint64_t) override {}
+  actor_ref self() const override { return actor_ref(current_); }
+
+  /// Delivers messages until none is left (or `limit`, a run that would not end); returns how
+  /// many it delivered, dead letters included, as the runtime counts them.
+  std::uint64_t run(std::uint64_t limit) {
+    std::uint64_t delivered = 0;
+    while (!ready_.empty() && delivered < limit) {
+      const std::size_t r = pick_.below(std::uint32_t(ready_.size()));
+      cell& c = *ready_[r];
+      const message m = c.box.front();
+      c.box.pop_front();
+      if (c.box.empty()) {
+        ready_[r] = ready_.back();
+        ready_.pop_back();
+      }
+      ++delivered;
+      if (c.stopped) continue;
+      current_ = &c;
+      c.b->receive(*this, m);
+      if (next_) c.b = std::move(next_);
+      current_ = nullptr;
+    }
+    return delivered;
+  }
+  std::uint64_t sends() const { return sends_; }
+
+ private:
+  struct cell final : actor {
+    cell(std::uint32_t id, std::unique_ptr<behavior> beh) : actor(id), b(std::move(beh)) {}
+    std::unique_ptr<behavior> b;
+    std::deque<message> box;
+    bool stopped = false;
+  };
+  std::vector<std::unique_ptr<cell>> cells_;
+  std::vector<cell*> ready_;
+  cell* current_ = nullptr;
+  std::unique_ptr<behavior> next_;
+  rng pick_;
+  fault fault_;
+  std::uint64_t sends_ = 0;
+};
+
+struct outcome {
+  bool verdict;          ///< what the run's verdict checks: checksum, message count, result
+  std::uint64_t sends;   ///< messages sent, the injected ones included
+};
+
+/// Builds workload `name` with `params` (the rest at their defaults) and runs it sequentially.
+outcome run(const std::string& name, const std::map<std::string, param_value>& params, std::uint64_t seed,
+            fault f = {}) {
+  const workload_info* info = find_workload(name);
+  REQUIRE(info != nullptr);
+  auto w = info->make(with_defaults(*info, params), seed);
+  sequential_run r(seed, f);
+  w->start(r);
+  const std::uint64_t delivered = r.run(4 * w->expected_messages() + 100);
+  return {w->checksum() == w->reference_checksum() && delivered == w->expected_messages() && w->result_ok(),
+          r.sends()};
+}
+
+/// The workload passes under several interleavings, and fails when one message, early, midway or
+/// last, is lost or delivered twice.
+void check_verdict(const std::string& name, const std::map<std::string, param_value>& params) {
+  std::uint64_t sends = 0;
+  for (std::uint64_t seed : {1, 2, 3}) {
+    const outcome o = run(name, params, seed);
+    CHECK_MESSAGE(o.verdict, name << " failed a correct run, seed " << seed);
+    sends = o.sends;
+  }
+  REQUIRE(sends > 2);
+  for (std::uint64_t at : {std::uint64_t(0), sends / 3, sends / 2, sends - 1}) {
+    CHECK_MESSAGE(!run(name, params, 1, {.drop = at}).verdict, name << " passed with message " << at << " lost");
+    CHECK_MESSAGE(!run(name, params, 1, {.duplicate = at}).verdict, name << " passed with message " << at << " twice");
+  }
+}
+
+}  // namespace
 
 TEST_CASE("pingpong: a lost, extra or unanswered ping fails the check") {
   namespace pp = savina_pingpong;
@@ -21,4 +149,20 @@ TEST_CASE("pingpong: a lost, extra or unanswered ping fails the check") {
   CHECK(ref + pp::value(pp::send_ping, 7) != pp::reference_checksum(n));                  // a ping twice
   CHECK(ref - pp::value(pp::send_ping, 7) + pp::value(pp::send_ping, n) != ref);          // a ping too many, one lost
   CHECK(pp::messages(n) == 3 * n + 1);
+  check_verdict("savina-pingpong", {{"pings", std::int64_t(n)}});
+}
+
+TEST_CASE("count: a lost or extra increment, or no answer, fails the check") {
+  namespace c = savina_count;
+  const std::uint64_t n = 100;
+  CHECK(c::result_ok(n, true, n));
+  CHECK_FALSE(c::result_ok(n, true, n - 1));  // an increment lost (or counted after the retrieve)
+  CHECK_FALSE(c::result_ok(n, true, n + 1));  // one counted twice
+  CHECK_FALSE(c::result_ok(n, false, n));     // the result never arrived
+  const std::uint64_t ref = c::reference_checksum(n);
+  CHECK(ref - c::value(c::increment, 3) != ref);
+  CHECK(ref + c::value(c::increment, 3) != ref);
+  CHECK(ref - c::value(c::result, n) + c::value(c::result, n - 1) != ref);  // the wrong count answered
+  CHECK(c::messages(n) == n + 3);
+  check_verdict("savina-count", {{"messages", std::int64_t(n)}});
 }
