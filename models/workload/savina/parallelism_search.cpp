@@ -3,6 +3,7 @@
 
 namespace twinsched {
 workload_info savina_fib_workload();
+workload_info savina_sieve_workload();
 
-std::vector<workload_info> savina_parallelism_search_workloads() { return {savina_fib_workload()}; }
+std::vector<workload_info> savina_parallelism_search_workloads() { return {savina_fib_workload(), savina_sieve_workload()}; }
 }  // namespace twinsched
