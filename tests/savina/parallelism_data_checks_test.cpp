@@ -2,6 +2,10 @@
 // fails a wrong one.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <vector>
+
+#include "models/workload/savina/recmatmul.hpp"
 #include "models/workload/savina/trapezoid.hpp"
 
 TEST_SUITE_BEGIN("unit");
@@ -18,4 +22,37 @@ TEST_CASE("trapezoid: the area must be the sum of the workers' ranges, a range l
   CHECK_FALSE(area_ok(whole - parts[2], whole));
   CHECK_FALSE(area_ok(whole + parts[0], whole));
   CHECK_FALSE(area_ok(whole * (1 + 1e-6), whole));
+}
+
+TEST_CASE("recmatmul: the recursive product passes Savina's closed form, a block missed, doubled or misplaced fails") {
+  using namespace savina_recmatmul;
+  constexpr std::size_t n = 16;
+  std::vector<double> a, b, c(n * n, 0);
+  fill_inputs(a, b, n);
+  // The split recursion two levels down, leaves multiplied in order (as the workers would).
+  std::vector<block> leaves, todo{{0, 0, 0, 0, 0, 0, n, 0}};
+  while (!todo.empty()) {
+    block w = todo.back(), parts[8];
+    todo.pop_back();
+    if (num_blocks(n, w.depth) > 16) {
+      split(w, parts);
+      todo.insert(todo.end(), parts, parts + 8);
+    } else {
+      leaves.push_back(w);
+    }
+  }
+  REQUIRE(leaves.size() == 64);
+  CHECK(unpack(word_a(leaves[5]), word_b(leaves[5])).sc_b == leaves[5].sc_b);
+  for (const block& w : leaves) multiply(a.data(), b.data(), c.data(), n, w);
+  CHECK(product_ok(c, n));
+  auto missing = c;
+  std::fill(missing.begin(), missing.end(), 0.0);
+  for (std::size_t i = 1; i < leaves.size(); ++i) multiply(a.data(), b.data(), missing.data(), n, leaves[i]);
+  CHECK_FALSE(product_ok(missing, n));
+  auto twice = c;
+  multiply(a.data(), b.data(), twice.data(), n, leaves.back());
+  CHECK_FALSE(product_ok(twice, n));
+  auto swapped = c;
+  std::swap(swapped[1 * n + 2], swapped[2 * n + 3]);
+  CHECK_FALSE(product_ok(swapped, n));
 }

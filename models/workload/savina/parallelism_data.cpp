@@ -3,6 +3,7 @@
 
 namespace twinsched {
 workload_info savina_trapezoid_workload();
+workload_info savina_recmatmul_workload();
 
-std::vector<workload_info> savina_parallelism_data_workloads() { return {savina_trapezoid_workload()}; }
+std::vector<workload_info> savina_parallelism_data_workloads() { return {savina_trapezoid_workload(), savina_recmatmul_workload()}; }
 }  // namespace twinsched
