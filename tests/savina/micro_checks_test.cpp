@@ -15,6 +15,7 @@
 #include "models/actor.hpp"
 #include "models/rng.hpp"
 #include "models/workload/savina/count.hpp"
+#include "models/workload/savina/fjthrput.hpp"
 #include "models/workload/savina/pingpong.hpp"
 #include "models/workload/workload.hpp"
 
@@ -165,4 +166,17 @@ TEST_CASE("count: a lost or extra increment, or no answer, fails the check") {
   CHECK(ref - c::value(c::result, n) + c::value(c::result, n - 1) != ref);  // the wrong count answered
   CHECK(c::messages(n) == n + 3);
   check_verdict("savina-count", {{"messages", std::int64_t(n)}});
+}
+
+TEST_CASE("fjthrput: an actor with a message lost or extra, or not stopped, fails the check") {
+  namespace f = savina_fjthrput;
+  const std::uint64_t n = 20;
+  CHECK(f::compute(f::theta));
+  CHECK(f::result_ok(n, {n, n, n}, 0, 3));
+  CHECK_FALSE(f::result_ok(n, {n, n - 1, n}, 0, 3));
+  CHECK_FALSE(f::result_ok(n, {n, n + 1, n}, 0, 3));
+  CHECK_FALSE(f::result_ok(n, {n, n, n}, 1, 3));  // a computation not positive
+  CHECK_FALSE(f::result_ok(n, {n, n, n}, 0, 2));
+  CHECK(f::messages(3, n) == 3 * n + 1);
+  check_verdict("savina-fjthrput", {{"actors", std::int64_t(3)}, {"messages", std::int64_t(n)}});
 }

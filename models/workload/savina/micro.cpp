@@ -1,9 +1,12 @@
-// Savina's micro group: the list its benchmarks register through.
+// Savina's micro group: the list its benchmarks register through, in Savina's order.
 #include "savina.hpp"
 
 namespace twinsched {
 workload_info savina_pingpong_workload();
 workload_info savina_count_workload();
+workload_info savina_fjthrput_workload();
 
-std::vector<workload_info> savina_micro_workloads() { return {savina_pingpong_workload(), savina_count_workload()}; }
+std::vector<workload_info> savina_micro_workloads() {
+  return {savina_pingpong_workload(), savina_count_workload(), savina_fjthrput_workload()};
+}
 }  // namespace twinsched
