@@ -6,6 +6,7 @@
 #include <map>
 
 #include "models/workload/savina/concdict.hpp"
+#include "models/workload/savina/concsll.hpp"
 
 TEST_SUITE_BEGIN("unit");
 
@@ -50,4 +51,51 @@ TEST_CASE("concdict: a read or a final value that no interleaving allows fails t
 
   CHECK(cd::messages(20, 10000) == 400041);
   CHECK(cd::request_print(0, 1, q) != cd::request_print(0, 2, q));  // a duplicated request changes the checksum
+}
+
+TEST_CASE("concsll: the list stays sorted, and an answer or a final list no interleaving allows fails the check") {
+  namespace cs = savina_concsll;
+  cs::sorted_list l;
+  for (std::int32_t v : {5, -3, 9, 5, 0, 12, -7}) l.add(v);
+  CHECK(l.items() == std::vector<std::int32_t>{-7, -3, 0, 5, 5, 9, 12});
+  std::uint64_t visits = 0;
+  CHECK(l.contains(9, visits));
+  CHECK(visits == 6);
+  CHECK_FALSE(l.contains(4, visits));
+  CHECK(visits == 7);
+  CHECK(l.size() == 7);
+
+  const std::uint64_t seed = 3, workers = 3, per = 300;
+  const cs::answers legal(seed, workers, per, 30, 10);
+  std::vector<std::int32_t> all;
+  std::int32_t w1 = 0;
+  bool have = false;
+  for (std::uint64_t w = 0; w < workers; ++w) {
+    rng rw = cs::worker_rng(seed, w);
+    for (std::uint64_t i = 0; i < per; ++i)
+      if (auto q = cs::next_request(rw, 30, 10); q.kind == cs::write) {
+        all.push_back(q.value);
+        if (w == 1 && !have) w1 = q.value, have = true;
+      }
+  }
+  REQUIRE(have);
+  CHECK(legal.writes() == all.size());
+  CHECK(legal.contains_ok(w1, true, false));   // another worker's write seen
+  CHECK(legal.contains_ok(w1, false, false));  // ... or not yet
+  CHECK_FALSE(legal.contains_ok(w1, false, true));  // its own answered write not seen
+  CHECK_FALSE(legal.contains_ok(w1 ^ 0x1234567, true, false));  // a value nobody wrote
+  CHECK(legal.size_ok(all.size(), 3));
+  CHECK_FALSE(legal.size_ok(2, 3));               // fewer than its own writes
+  CHECK_FALSE(legal.size_ok(all.size() + 1, 0));  // more than all writes
+
+  cs::sorted_list full;
+  for (std::int32_t v : all) full.add(v);
+  CHECK(legal.final_ok(full.items()));
+  auto lost = full.items();
+  lost.pop_back();
+  CHECK_FALSE(legal.final_ok(lost));
+  auto twice = full.items();
+  twice.insert(twice.begin(), twice.front());
+  CHECK_FALSE(legal.final_ok(twice));
+  CHECK(cs::messages(20, 8000) == 320041);
 }
