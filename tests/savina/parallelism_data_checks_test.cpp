@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "models/workload/savina/radixsort.hpp"
 #include "models/workload/savina/recmatmul.hpp"
 #include "models/workload/savina/trapezoid.hpp"
 
@@ -55,4 +56,25 @@ TEST_CASE("recmatmul: the recursive product passes Savina's closed form, a block
   auto swapped = c;
   std::swap(swapped[1 * n + 2], swapped[2 * n + 3]);
   CHECK_FALSE(product_ok(swapped, n));
+}
+
+TEST_CASE("radixsort: the validator must receive the input sorted, a value out of place, lost or changed fails") {
+  using namespace savina_radixsort;
+  const auto in = input(200, 1 << 12, 7);
+  CHECK(stages(std::uint64_t(1) << 60) == 60);
+  CHECK(std::all_of(in.begin(), in.end(), [](std::uint64_t v) { return v < (1 << 12); }));
+  auto out = in;
+  std::sort(out.begin(), out.end());
+  REQUIRE(out.front() != out.back());
+  CHECK(sorted_permutation_ok(out, in));
+  CHECK_FALSE(sorted_permutation_ok(in, in));  // the input itself is not sorted
+  auto swapped = out;
+  std::swap(swapped[10], swapped[150]);
+  CHECK_FALSE(sorted_permutation_ok(swapped, in));
+  auto lost = out;
+  lost.pop_back();
+  CHECK_FALSE(sorted_permutation_ok(lost, in));
+  auto changed = out;
+  changed[0] = changed[1];  // still sorted, but not the input
+  CHECK_FALSE(sorted_permutation_ok(changed, in));
 }

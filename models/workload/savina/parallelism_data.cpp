@@ -4,6 +4,13 @@
 namespace twinsched {
 workload_info savina_trapezoid_workload();
 workload_info savina_recmatmul_workload();
+workload_info savina_radixsort_workload();
 
-std::vector<workload_info> savina_parallelism_data_workloads() { return {savina_trapezoid_workload(), savina_recmatmul_workload()}; }
+std::vector<workload_info> savina_parallelism_data_workloads() {
+  return {
+      savina_trapezoid_workload(),
+      savina_recmatmul_workload(),
+      savina_radixsort_workload(),
+  };
+}
 }  // namespace twinsched
