@@ -15,6 +15,7 @@
 #include "models/actor.hpp"
 #include "models/rng.hpp"
 #include "models/workload/savina/count.hpp"
+#include "models/workload/savina/fjcreate.hpp"
 #include "models/workload/savina/fjthrput.hpp"
 #include "models/workload/savina/pingpong.hpp"
 #include "models/workload/workload.hpp"
@@ -179,4 +180,15 @@ TEST_CASE("fjthrput: an actor with a message lost or extra, or not stopped, fail
   CHECK_FALSE(f::result_ok(n, {n, n, n}, 0, 2));
   CHECK(f::messages(3, n) == 3 * n + 1);
   check_verdict("savina-fjthrput", {{"actors", std::int64_t(3)}, {"messages", std::int64_t(n)}});
+}
+
+TEST_CASE("fjcreate: an actor not created, not run or run twice fails the check") {
+  namespace f = savina_fjcreate;
+  const std::uint64_t n = 30;
+  CHECK(f::result_ok(n, n, n, 0));
+  CHECK_FALSE(f::result_ok(n, n - 1, n - 1, 0));  // one never created
+  CHECK_FALSE(f::result_ok(n, n, n - 1, 0));      // one never ran
+  CHECK_FALSE(f::result_ok(n, n, n, 1));          // a computation not positive
+  CHECK(f::messages(n) == n + 1);
+  check_verdict("savina-fjcreate", {{"actors", std::int64_t(n)}});
 }
