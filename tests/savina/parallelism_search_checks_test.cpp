@@ -1,7 +1,10 @@
 // Savina's searches and divide-and-conquer benchmarks: each one's validation refuses a wrong result.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "models/workload/savina/fib.hpp"
+#include "models/workload/savina/nqueenk.hpp"
 #include "models/workload/savina/sieve.hpp"
 
 TEST_SUITE_BEGIN("unit");
@@ -40,4 +43,29 @@ TEST_CASE("sieve: the prime count is checked, and the sequential run counts the 
   CHECK(d == 2);
   CHECK(savina_sieve::locally_prime(7, primes, 3, d));
   CHECK(d == 5);
+}
+
+TEST_CASE("nqueenk: the solution count is checked against the limit and the board's, and the search is Savina's") {
+  using namespace savina_nqueenk;
+  CHECK(result_ok(12, 1500000, 14200));  // the limit is never reached: every solution
+  CHECK_FALSE(result_ok(12, 1500000, 14199));
+  CHECK_FALSE(result_ok(12, 1500000, 14201));
+  CHECK(result_ok(12, 100, 100));  // cut: at least K, more may still arrive
+  CHECK(result_ok(12, 100, 130));
+  CHECK_FALSE(result_ok(12, 100, 99));
+  CHECK_FALSE(result_ok(12, 100, 14201));
+  std::uint8_t b[max_size] = {};
+  std::uint64_t pairs = 0, found = 0;
+  search(8, b, 0, pairs, [&] { ++found; });
+  CHECK(found == 92);
+  const std::uint8_t bad[] = {0, 2, 1}, good[] = {1, 3, 0};
+  pairs = 0;
+  CHECK_FALSE(board_valid(3, bad, pairs));  // 2 and 1 share a diagonal
+  CHECK(pairs == 3);
+  CHECK(board_valid(3, good, pairs));
+  std::uint8_t back[3];
+  unpack(pack(good, 3), 3, back);
+  CHECK(std::equal(good, good + 3, back));
+  // 4-queens, threshold 1: the empty board and 4 one-queen boards are work; 2 solutions; 2 workers
+  CHECK(run_sequentially(4, 1, 2).messages == 1 + (2 + 4 * 3) + 2 + 2 * 2);
 }

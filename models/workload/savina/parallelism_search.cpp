@@ -4,6 +4,9 @@
 namespace twinsched {
 workload_info savina_fib_workload();
 workload_info savina_sieve_workload();
+workload_info savina_nqueenk_workload();
 
-std::vector<workload_info> savina_parallelism_search_workloads() { return {savina_fib_workload(), savina_sieve_workload()}; }
+std::vector<workload_info> savina_parallelism_search_workloads() {
+  return {savina_fib_workload(), savina_sieve_workload(), savina_nqueenk_workload()};
+}
 }  // namespace twinsched

@@ -129,10 +129,10 @@ workload_info savina_sieve_workload() {
            {"m", std::int64_t(1000), "Savina's M: primes a filter actor holds", 1, 1e6},
            {"division_ns", 2.0,
             "simulation only: modeled cost of one trial division, ns (unset: the machine model's calibrated "
-            "sieve_division, else 2)",
+            "savina_sieve_division, else 2)",
             0}},
           [](const workload_params& p, std::uint64_t) { return std::make_unique<sieve>(p); },
-          {{"sieve_division", "division_ns", divisions}}};
+          {{"savina_sieve_division", "division_ns", divisions}}};
 }
 
 }  // namespace twinsched
