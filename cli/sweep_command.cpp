@@ -1,7 +1,6 @@
 // `twinsched sweep SPEC.toml`: every combination of a sweep file's axes, run locally (--jobs) or as a Slurm job array, results appended per cell.
 #include <algorithm>
 #include <iostream>
-#include <optional>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -12,7 +11,7 @@
 
 #include "cli/commands.hpp"
 #include "cli/option_checks.hpp"
-#include "cli/progress.hpp"
+#include "cli/sweep_display.hpp"
 #include "cli/subcommand.hpp"
 #include "sweep/sweep_run.hpp"
 
@@ -34,18 +33,6 @@ std::pair<std::size_t, std::size_t> parse_slice(const std::string& text) {
   return {k, t};
 }
 
-/// The sweep's progress on the command's progress line: live on a terminal, else a line every 10 s.
-class progress_display final : public sweep_display {
-  std::optional<progress> p_;
- public:
-  void start() override { p_.emplace("sweep", progress::mode_or_lines(false), 1.0, 10.0); }
-  void update(const std::string& status) override { p_->update(status); }
-  void note(const std::string& line) override { p_->print(std::cerr, line); }
-  void finish() override { p_->finish(); }
-  double elapsed_s() const override { return p_->elapsed_s(); }
-  std::string duration_text(double s) const override { return cli::duration_text(s); }
-};
-
 constexpr const char* sweep_footer = R"(A sweep file names a base scenario and the axes to vary; every combination is one cell:
   scenario = "../scenarios/forward.toml"   # relative to the sweep file; omitted: the built-in forward scenario
   backend = "sim"                          # sim | real | both (real cells run one at a time, after the sims)
@@ -55,7 +42,9 @@ constexpr const char* sweep_footer = R"(A sweep file names a base scenario and t
   seed = [1, 2, 3]
   workload.hops = [100, 1000]              # any workload parameter (`twinsched list workloads`)
   [sim]                                    # optional: interleave = "coarse"|"fine", time_limit, quantum_ns
-Axes: policy, idle, workers, cores, machine, burst, fifo, steal, seed, workload.<parameter>.
+Axes: scenario (stock names or paths: one grid over several scenarios; docs/SWEEPS.md), policy, idle,
+workers, cores, machine, burst, fifo, steal, seed, workload.<parameter>. skip_impossible = true
+(top level) leaves out the cells that cannot run (donation without groups) instead of refusing.
 --param KEY=VALUE sets a workload parameter for every cell: it overrides the base scenario and
 a value the sweep file fixes (workload.KEY = V, one value; the cells' keys then show the new
 value). A KEY that is an axis (several values, or --axis workload.KEY) is refused (exit 2):
@@ -92,7 +81,7 @@ void check(sweep_cli& c) {
 }
 
 int run(const sweep_cli& c) {
-  progress_display d;
+  progress_display d("sweep");
   return run_sweep(c.r, d, std::cout, std::cerr);
 }
 

@@ -86,6 +86,10 @@ nlohmann::ordered_json sweep_record(const sweep_spec& spec) {
   j["axes"] = nlohmann::ordered_json::object();
   for (const auto& a : spec.axes) j["axes"][a.name] = a.values;
   j["base"] = effective_scenario(spec.base, sim ? &spec.sim : nullptr);
+  if (!spec.axis_scenarios.empty()) {  // what each of the scenario axis's values ran with (--param included)
+    j["scenarios"] = nlohmann::ordered_json::object();
+    for (auto& [from, start] : start_scenarios(spec)) j["scenarios"][from] = effective_scenario(*start, sim ? &spec.sim : nullptr);
+  }
   return j;
 }
 
@@ -116,6 +120,11 @@ std::vector<std::string> record_differences(const nlohmann::ordered_json& before
   if (d.empty() && old_names != new_names)  // the same axes in another order number the cells differently
     d.push_back("the axes' order was " + detail::joined(old_names) + ", is " + detail::joined(new_names));
   for (auto& x : differences(field(before, "base"), field(now, "base"))) d.push_back(std::move(x));
+  const nlohmann::ordered_json old_scenarios = field(before, "scenarios"), new_scenarios = field(now, "scenarios");
+  if (old_scenarios.is_object() && new_scenarios.is_object())  // a value new or gone is an axis difference above
+    for (auto it = new_scenarios.begin(); it != new_scenarios.end(); ++it)
+      if (old_scenarios.contains(it.key()))
+        for (auto& x : differences(old_scenarios.at(it.key()), it.value())) d.push_back("scenario " + it.key() + ": " + x);
   return d;
 }
 

@@ -88,12 +88,16 @@ sweep_row error_row(const sweep_cell& c, const std::string& error, double wall_s
   return r;
 }
 
+std::string axis_field(const std::string& axis) { return axis == "scenario" ? "scenario_axis" : axis; }
+
 std::vector<std::string> scenario_columns(const sweep_spec& spec) {
   const bool sim = std::find(spec.backends.begin(), spec.backends.end(), "sim") != spec.backends.end();
   std::vector<std::string> columns;
-  for (auto& [name, v] : leaves(effective_scenario(spec.base, sim ? &spec.sim : nullptr)))
-    if (std::none_of(spec.axes.begin(), spec.axes.end(), [&](const sweep_axis& a) { return a.name == name; }))
-      columns.push_back(name);
+  for (auto& [from, start] : start_scenarios(spec))  // with a scenario axis: every setting any of them has
+    for (auto& [name, v] : leaves(effective_scenario(*start, sim ? &spec.sim : nullptr)))
+      if (std::none_of(spec.axes.begin(), spec.axes.end(), [&](const sweep_axis& a) { return a.name == name; }) &&
+          std::find(columns.begin(), columns.end(), name) == columns.end())
+        columns.push_back(name);
   return columns;
 }
 
@@ -124,7 +128,8 @@ nlohmann::ordered_json row_json(const sweep_spec& spec, const sweep_row& r) {
   j["cell"] = r.cell;
   j["key"] = r.key;
   j["backend"] = r.backend;
-  for (std::size_t i = 0; i < spec.axes.size() && i < r.values.size(); ++i) j[spec.axes[i].name] = axis_json(r.values[i]);
+  for (std::size_t i = 0; i < spec.axes.size() && i < r.values.size(); ++i)
+    j[axis_field(spec.axes[i].name)] = axis_json(r.values[i]);
   j["verdict"] = r.verdict;
   j["makespan_s"] = r.makespan_s;
   j["msgs_per_s"] = r.msgs_per_s;
@@ -146,7 +151,8 @@ sweep_row row_from_json(const sweep_spec& spec, const nlohmann::ordered_json& j)
     r.cell = j.at("cell").get<std::size_t>();
     r.key = j.at("key").get<std::string>();
     r.backend = j.at("backend").get<std::string>();
-    for (const auto& a : spec.axes) r.values.push_back(j.contains(a.name) ? axis_text(j.at(a.name)) : "");
+    for (const auto& a : spec.axes)
+      r.values.push_back(j.contains(axis_field(a.name)) ? axis_text(j.at(axis_field(a.name))) : "");
     r.verdict = j.at("verdict").get<std::string>();
     r.makespan_s = j.at("makespan_s").get<double>();
     r.msgs_per_s = j.at("msgs_per_s").get<double>();

@@ -36,15 +36,18 @@ sweep_row make_row(const sweep_cell& c, const sim_result& r, double wall_s);
 /// The row of a cell that did not run.
 sweep_row error_row(const sweep_cell& c, const std::string& error, double wall_s);
 
+/// An axis's field in a JSON row: its name, but "scenario_axis" for the scenario axis, since
+/// "scenario" holds the complete scenario the cell ran.
+std::string axis_field(const std::string& axis);
 /// The CSV's columns for the effective scenario: its leaves by dotted name ("workload.tokens",
 /// "scheduler.idle.strategy", "sim.cores"), those named like an axis left out (the axis's
-/// column holds that value).
+/// column holds that value); with a scenario axis, the leaves of every one of its scenarios.
 std::vector<std::string> scenario_columns(const sweep_spec& spec);
 /// "cell,backend,<axes>,<scenario columns>,verdict,makespan_s,msgs_per_s,messages,steals,donations,migrations,parks,event_hash,error,wall_s".
 std::string csv_header(const sweep_spec& spec);
 /// The row under csv_header: `columns` from scenario_columns (a setting the row lacks is empty).
 std::string csv_line(const sweep_row& r, const std::vector<std::string>& columns);
-/// One JSON object: cell, key, backend, each axis by name (numbers as numbers), the results,
+/// One JSON object: cell, key, backend, each axis by axis_field (numbers as numbers), the results,
 /// then "scenario": the effective scenario, nested as in a scenario file.
 nlohmann::ordered_json row_json(const sweep_spec& spec, const sweep_row& r);
 /// Reads a row back; `values` from the axes of `spec`. Throws std::runtime_error for a malformed row.

@@ -93,7 +93,11 @@ int run_sweep(const sweep_request& r, sweep_display& d, std::ostream& out, std::
   sweep_spec spec = load_sweep_file(r.file);
   for (const auto& a : r.axes) apply_axis_override(spec, a);
   for (const auto& p : r.params) apply_param(spec, p);  // after --axis: a --param may not name an axis
-  std::vector<sweep_cell> cells = expand(spec);
+  std::vector<skipped_cell> skipped;
+  std::vector<sweep_cell> cells = expand(spec, &skipped);
+  if (!skipped.empty())
+    err << "sweep: " << plural(skipped.size(), "cell") << " cannot run, left out (skip_impossible), e.g. "
+        << skipped.front().key << ": " << skipped.front().reason << '\n';
   if (!r.heatmap.empty()) {
     const std::string x = r.heatmap.substr(0, r.heatmap.find(',')), y = r.heatmap.substr(r.heatmap.find(',') + 1);
     for (const std::string& a : {x, y})
@@ -115,6 +119,7 @@ int run_sweep(const sweep_request& r, sweep_display& d, std::ostream& out, std::
   const std::string prefix = r.out.empty() ? spec.name : r.out;
   files::check_output(prefix, "-o");  // a folder ("results/") would get hidden ".csv" files
   std::vector<std::string> inputs{r.file, spec.base.source};
+  for (auto& [from, start] : start_scenarios(spec)) inputs.push_back(start->source);
   for (const char* ext : {".csv", ".jsonl", ".sweep.json"}) files::check_output(prefix + ext, "-o", inputs);
   if (!r.report.empty()) {
     for (const char* ext : {".csv", ".jsonl", ".sweep.json"}) inputs.push_back(prefix + ext);

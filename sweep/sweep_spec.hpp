@@ -6,6 +6,7 @@
 //   policy = ["stealing", "sharing"]
 //   cores = [1, 2, 4]
 //   seed = [1, 2]
+//   scenario = ["savina/count", "pi.toml"]  # several scenarios (then no scenario key above)
 //   workload.hops = [100, 1000]              # any workload parameter
 //   [sim]
 //   interleave = "coarse"
@@ -15,6 +16,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +44,17 @@ struct sweep_spec {
   std::vector<std::string> params;    ///< the --param assignments applied, as given
   sim_options sim;                    ///< [sim]: interleave, time limit (cores and machine come from the axes)
   std::uint32_t axes_line = 0, axes_column = 0;  ///< where [axes] is, for errors about combinations
+  /// The scenario axis's values, loaded (load_axis_scenario), by the value as written; each
+  /// cell starts from its own instead of `base`. --param applies to each of them.
+  std::map<std::string, scenario> axis_scenarios;
+  /// A cell that cannot run (donation on a workload without groups) is left out, not refused.
+  bool skip_impossible = false;
+};
+
+/// A cell that could not run, left out of a grid with skip_impossible.
+struct skipped_cell {
+  std::string backend, key, reason;
+  std::vector<std::string> values;  ///< one per sweep_spec::axes
 };
 
 /// One combination of axis values on one backend.
@@ -72,11 +85,24 @@ void apply_axis_override(sweep_spec& spec, std::string_view assignment);
 void apply_param(sweep_spec& spec, std::string_view assignment);
 
 /// Every cell, backends outermost, then the axes in order (the last varies fastest). Each
-/// cell's scenario is validated; an impossible combination throws scenario_error at [axes].
-std::vector<sweep_cell> expand(const sweep_spec& spec);
+/// cell's scenario is validated; an impossible combination throws scenario_error at [axes],
+/// or with spec.skip_impossible is left out (and added to `*skipped`, if given): the cells
+/// that remain keep their index in the full grid.
+std::vector<sweep_cell> expand(const sweep_spec& spec, std::vector<skipped_cell>* skipped = nullptr);
+
+/// A scenario axis's value: a stock name ("savina/count", "pingpong") as `twinsched run`
+/// resolves it (scenario_loader.hpp load_scenario), or a path (ends in .toml, or starts with
+/// '.' or '/'), relative to `folder` (the sweep file's; empty: the working directory).
+/// Throws scenario_error.
+scenario load_axis_scenario(const std::string& value, const std::string& folder);
+
+/// The scenarios the cells start from, by the scenario axis's value: the axis's (in its
+/// order), or {"", base} without one.
+std::vector<std::pair<std::string, const scenario*>> start_scenarios(const sweep_spec& spec);
 
 /// Applies one axis value to a scenario and simulation options; throws std::invalid_argument
-/// with a message for a bad value ("unknown policy 'x'; valid: ...").
+/// with a message for a bad value ("unknown policy 'x'; valid: ..."). Not for the scenario
+/// axis, whose value replaces the whole scenario (expand starts each cell from it).
 void apply_axis_value(scenario& s, sim_options& o, const std::string& axis, const std::string& value);
 
 }  // namespace twinsched

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `twinsched sweep`: a small grid runs with 2 jobs, rows land in CSV and JSON lines with the complete scenario each
 # cell ran, --param overrides a fixed value and is refused for an axis, --resume skips done cells, drops a torn row and
-# refuses another grid or --param, and bad input (a missing output folder included) fails in one line before any work.
+# refuses another grid or --param, a scenario axis runs one grid over several scenarios, and bad input (a missing
+# output folder included) fails in one line before any work.
 source "$(dirname "$0")/lib.sh"
 need_bin "${1:-}" "sweep_test.sh PATH/TO/twinsched"
 ts() { timeout 120 "$bin" "$@"; }
@@ -121,6 +122,43 @@ expect2 "^twinsched: missing\\.toml: cannot open sweep file" sweep missing.toml
 expect2 "^twinsched: --param hops=5: workload\\.hops is an axis of this sweep \\(100, 200 at axis\\.toml:2\\)" \
   sweep axis.toml --param hops=5 --dry-run
 expect2 "^twinsched: --param tokens=5: --axis workload\\.tokens sets it too" sweep fixed.toml --axis workload.tokens=1,2 --param tokens=5
+
+# A scenario axis: one grid over several scenarios (paths beside the sweep file, a stock name); rows carry the axis
+# value and each cell's own scenario; --param must fit every scenario; a scenario changed since is refused on --resume.
+mkdir -p multi
+sed 's/^hops = .*/hops = 100/; s/^tokens = .*/tokens = 10/' "$src/scenarios/forward.toml" >multi/fwd.toml
+sed 's/^bounces = .*/bounces = 300/' "$src/scenarios/pingpong.toml" >multi/pp.toml
+cat >multi/multi.toml <<TOML
+backend = "both"
+skip_impossible = true
+[axes]
+scenario = ["fwd.toml", "pp.toml", "pool"]
+policy = ["stealing", "donation"]
+workers = 2
+TOML
+out=$(ts sweep multi/multi.toml --dry-run 2>&1) || fail "dry run of a scenario axis: $out"
+[[ $out == *"4 cells cannot run, left out (skip_impossible), e.g. backend=sim scenario=fwd.toml policy=donation workers=2: donation needs"* &&
+   $(grep -c 'scenario=pool' <<<"$out") -eq 4 && $out == *"sweep multi: 8 cells"* ]] || fail "dry run of a scenario axis: $out"
+out=$(ts sweep multi/multi.toml --axis scenario=multi/fwd.toml,multi/pp.toml --axis policy=stealing -o multi/r 2>&1) ||
+  fail "sweep over two scenarios failed: $out"
+[[ $out == *"4 cells; ran 4 in"*"4 OK, 0 FAIL, 0 ERROR"* ]] || fail "sweep over two scenarios: $out"
+head -1 multi/r.csv | grep -q '^cell,backend,scenario,policy,workers,machine,name,.*workload\.hops,.*workload\.bounces,' ||
+  fail "the CSV of a scenario axis: $(head -1 multi/r.csv)"
+python3 - <<'PY' || fail "rows of a scenario axis: $(head -2 multi/r.jsonl)"
+import csv, json
+rows = [json.loads(line) for line in open("multi/r.jsonl")]
+kinds = {(r["backend"], r["scenario_axis"]): (r["scenario"]["workload"]["kind"], r["messages"]) for r in rows}
+assert kinds == {(b, s): k for b in ("sim", "real") for s, k in
+                 (("multi/fwd.toml", ("forward", 10 * 101)), ("multi/pp.toml", ("pingpong", 300)))}, kinds
+assert sorted(r["scenario"] for r in csv.DictReader(open("multi/r.csv"))) == ["multi/fwd.toml"] * 2 + ["multi/pp.toml"] * 2
+PY
+expect2 "^twinsched: --param bounces=5: scenario multi/fwd\\.toml: unknown parameter 'bounces'" \
+  sweep multi/multi.toml --axis scenario=multi/fwd.toml,multi/pp.toml --param bounces=5 --dry-run
+printf '[axes]\nscenario = ["pool", "nope.toml"]\n' >multi/bad.toml
+expect2 "^twinsched: multi/bad\\.toml:2:21: axes\\.scenario: nope\\.toml: scenario file 'multi/nope\\.toml' not found" sweep multi/bad.toml
+sed -i 's/^bounces = .*/bounces = 400/' multi/pp.toml
+expect2 "^twinsched: multi/r\\.sweep\\.json: the results beside it are another sweep's \\(scenario multi/pp\\.toml: workload\\.bounces was 300, is 400\\)" \
+  sweep multi/multi.toml --axis scenario=multi/fwd.toml,multi/pp.toml --axis policy=stealing -o multi/r --resume
 
 # Outputs in a folder that does not exist are refused before any cell runs (and no folder is made).
 expect2 "^twinsched: -o nofolder/x: folder nofolder does not exist" sweep grid.toml -o nofolder/x

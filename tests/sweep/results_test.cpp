@@ -1,6 +1,7 @@
 // Sweep results: rows round-trip through JSON, CSV lines quote what needs it, and reopened files resume where they stopped.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
@@ -173,5 +174,43 @@ TEST_CASE("results whose columns are another sweep's are not resumed") {
   std::ofstream(prefix + ".csv") << "cell,backend,idle,verdict\n";
   CHECK_THROWS_WITH_AS(result_files(s, prefix, result_files::mode::resume), doctest::Contains("cannot resume"),
                        scenario_error);
+  remove_results(prefix);
+}
+
+TEST_CASE("with a scenario axis, rows carry the scenario, the CSV has every scenario's settings, and resume keys include it") {
+  const auto two_scenarios = [] {
+    return load_sweep_text("[axes]\nscenario = [\"pingpong\", \"forward\"]\ncores = [1, 2]\n", "sc.toml");
+  };
+  sweep_spec s = two_scenarios();
+  auto cells = expand(s);
+  REQUIRE(cells.size() == 4);
+  sweep_row r = ok_row(cells[1], 50);
+  const auto j = row_json(s, r);
+  CHECK(j["scenario_axis"] == "pingpong");  // "scenario" is the complete scenario the cell ran
+  CHECK(j["scenario"]["workload"]["kind"] == "pingpong");
+  CHECK(row_from_json(s, j).values == std::vector<std::string>{"pingpong", "2"});
+  const auto columns = scenario_columns(s);
+  for (const char* c : {"workload.bounces", "workload.hops", "workload.kind"})
+    CHECK(std::find(columns.begin(), columns.end(), c) != columns.end());
+  CHECK(csv_header(s).rfind("cell,backend,scenario,cores,", 0) == 0);
+  CHECK(csv_line(r, columns).find(",,") != std::string::npos);  // forward's settings are empty in pingpong's row
+
+  const std::string prefix = temp_prefix() + "-scenarios";
+  {
+    result_files f(s, prefix, result_files::mode::overwrite);
+    f.append(r);
+  }
+  {
+    result_files again(two_scenarios(), prefix, result_files::mode::resume);
+    CHECK(again.rows().count("backend=sim scenario=pingpong cores=2") == 1);
+    CHECK(missing_cells(cells, again.rows()).size() == 3);
+  }
+  sweep_spec cheaper = two_scenarios();
+  apply_param(cheaper, "cost_ns=5");  // changes both scenarios, not the base
+  const std::string e = resume_error(cheaper, prefix);
+  CHECK(e.find("scenario pingpong: workload.cost_ns was 0, is 5") != std::string::npos);
+  sweep_spec other = two_scenarios();
+  apply_axis_override(other, "scenario=pingpong,pi");
+  CHECK(resume_error(other, prefix).find("axis scenario was pingpong,forward, is pingpong,pi") != std::string::npos);
   remove_results(prefix);
 }

@@ -121,3 +121,67 @@ TEST_CASE("an unknown axis, a bad value and an impossible cell fail at their pla
   check_error("name = \"x\"\n", "1:1", "needs an [axes] table");
   check_error("[axes]\npolicy = [\"donation\"]\n", "1:1", "cannot run");  // forward has no groups
 }
+
+TEST_CASE("a scenario axis starts each cell from its own scenario, and a cell that cannot run is skipped only when asked") {
+  const std::string grid = "[axes]\nscenario = [\"pingpong\", \"pool\"]\npolicy = [\"stealing\", \"donation\"]\n";
+  check_error(grid, "1:1", "the cell backend=sim scenario=pingpong policy=donation cannot run");  // pingpong has no groups
+  sweep_spec s = load_sweep_text("skip_impossible = true\n" + grid, "s.toml");
+  CHECK(s.skip_impossible);
+  std::vector<skipped_cell> skipped;
+  auto cells = expand(s, &skipped);
+  REQUIRE(cells.size() == 3);
+  CHECK(cells[0].key == "backend=sim scenario=pingpong policy=stealing");
+  CHECK(cells[0].s.workload == "pingpong");
+  CHECK(cells[1].key == "backend=sim scenario=pool policy=stealing");
+  CHECK(cells[2].s.workload == "pool");
+  CHECK(cells[2].s.sched.policy == "donation");
+  CHECK(cells[2].effective["workload"]["kind"] == "pool");
+  CHECK(cells[2].index == 3);  // the grid's position: the skipped cell 1 does not renumber the rest
+  REQUIRE(skipped.size() == 1);
+  CHECK(skipped[0].key == "backend=sim scenario=pingpong policy=donation");
+  CHECK(skipped[0].reason.find("donation needs a workload with a group") != std::string::npos);
+  CHECK(skipped[0].values == std::vector<std::string>{"pingpong", "donation"});
+}
+
+TEST_CASE("a scenario axis resolves stock names as run does and paths from the sweep file's folder") {
+  const std::string in_sweeps = std::string(TWINSCHED_SOURCE_DIR) + "/scenarios/sweeps/x.toml";
+  sweep_spec s = load_sweep_text("[axes]\nseed = [1, 2]\nscenario = [\"../pi.toml\", \"forward\"]\n", in_sweeps);
+  REQUIRE(s.axes.size() == 2);
+  CHECK(s.axes[0].name == "seed");  // the file's order, though the scenario axis was read first
+  auto cells = expand(s);
+  REQUIRE(cells.size() == 4);
+  CHECK(cells[0].key == "backend=sim seed=1 scenario=../pi.toml");
+  CHECK(cells[0].s.workload == "pi");
+  CHECK(cells[1].s.workload == "forward");
+  CHECK(cells[2].s.seed == 2);
+  const auto starts = start_scenarios(s);
+  REQUIRE(starts.size() == 2);
+  CHECK(starts[0].first == "../pi.toml");
+  CHECK(starts[1].second->workload == "forward");
+  // --axis replaces the scenarios; a relative path there is the working directory's
+  apply_axis_override(s, "scenario=pingpong");
+  CHECK(expand(s)[0].s.workload == "pingpong");
+  CHECK(s.axis_scenarios.size() == 1);
+  CHECK_THROWS_WITH_AS(apply_axis_override(s, "scenario=no-such"), doctest::Contains("no such stock scenario"), scenario_error);
+}
+
+TEST_CASE("with a scenario axis, workload axes and --param must fit every scenario, and a base scenario is refused") {
+  check_error("[axes]\nscenario = [\"pingpong\", \"pool\"]\nworkload.bounces = [10, 20]\n", "3:21",
+              "axes.workload.bounces: scenario pool: unknown parameter 'bounces'");
+  check_error("[axes]\nworkload.bounces = 10\nscenario = [\"pool\"]\n", "2:20", "scenario pool: unknown parameter 'bounces'");
+  check_error("[axes]\nscenario = [\"nope\"]\n", "2:13", "axes.scenario: nope: no such stock scenario");
+  check_error("scenario = \"x.toml\"\n[axes]\nscenario = [\"pool\"]\n", "1:12", "give one or the other");
+  sweep_spec s = load_sweep_text("[axes]\nscenario = [\"pingpong\", \"forward\"]\n", "p.toml");
+  CHECK_THROWS_WITH_AS(apply_param(s, "bounces=5"), doctest::Contains("--param bounces=5: scenario forward: unknown parameter"),
+                       scenario_error);
+  apply_param(s, "cost_ns=7");  // both have it
+  auto cells = expand(s);
+  REQUIRE(cells.size() == 2);
+  CHECK(cells[0].effective["workload"]["cost_ns"] == 7);
+  CHECK(cells[1].effective["workload"]["cost_ns"] == 7);
+  // an axis given after the scenario axis changed is checked when the cells are made
+  sweep_spec t = load_sweep_text("[axes]\nworkload.bounces = [10]\nscenario = [\"pingpong\"]\n", "t.toml");
+  apply_axis_override(t, "scenario=forward");
+  CHECK_THROWS_WITH_AS(expand(t), doctest::Contains("t.toml:2:10: the cell backend=sim workload.bounces=10 scenario=forward"),
+                       scenario_error);
+}
