@@ -7,6 +7,7 @@
 
 #include "models/workload/savina/concdict.hpp"
 #include "models/workload/savina/concsll.hpp"
+#include "models/workload/savina/bndbuffer.hpp"
 
 TEST_SUITE_BEGIN("unit");
 
@@ -98,4 +99,21 @@ TEST_CASE("concsll: the list stays sorted, and an answer or a final list no inte
   twice.insert(twice.begin(), twice.front());
   CHECK_FALSE(legal.final_ok(twice));
   CHECK(cs::messages(20, 8000) == 320041);
+}
+
+TEST_CASE("bndbuffer: a lost or duplicated item, a short producer or an overflowing buffer fails the check") {
+  namespace bb = savina_bndbuffer;
+  const std::uint64_t p = 3, c = 2, items = 10, buffer = 5;
+  CHECK(bb::result_ok(p, items, items, items, p * items, buffer, buffer, true));
+  CHECK_FALSE(bb::result_ok(p, items, items - 1, items, p * items - 1, 3, buffer, true));  // a producer short
+  CHECK_FALSE(bb::result_ok(p, items, items, items, p * items - 1, 3, buffer, true));      // an item not consumed
+  CHECK_FALSE(bb::result_ok(p, items, items, items, p * items, buffer + 1, buffer, true)); // the buffer overflowed
+  CHECK_FALSE(bb::result_ok(p, items, items, items, p * items, 3, buffer, false));         // consumers never ended
+  const std::uint64_t ref = bb::reference_checksum(p, c, items, 1, 9);
+  const double v0 = bb::process_item(0, 1, 9);
+  CHECK(v0 == bb::process_item(0, 1, 9));  // the same item on every producer and backend
+  CHECK(ref - bb::item_print(1, 0, v0) != ref);                                  // an item lost on the way
+  CHECK(ref + bb::item_print(1, 0, v0) - bb::item_print(1, 1, v0) != ref);       // one twice, one lost
+  CHECK(ref != bb::reference_checksum(p, c, items, 2, 9));                       // other work per item
+  CHECK(bb::messages(40, 40, 1000) == 160120);
 }

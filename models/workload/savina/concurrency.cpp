@@ -4,6 +4,8 @@
 namespace twinsched {
 workload_info savina_concdict_workload();
 workload_info savina_concsll_workload();
+workload_info savina_bndbuffer_workload();
 
-std::vector<workload_info> savina_concurrency_workloads() { return {savina_concdict_workload(), savina_concsll_workload()}; }
+std::vector<workload_info> savina_concurrency_workloads() { return {savina_concdict_workload(), savina_concsll_workload(),
+                                                           savina_bndbuffer_workload()}; }
 }  // namespace twinsched
