@@ -18,6 +18,7 @@
 #include "models/workload/savina/fjcreate.hpp"
 #include "models/workload/savina/fjthrput.hpp"
 #include "models/workload/savina/pingpong.hpp"
+#include "models/workload/savina/threadring.hpp"
 #include "models/workload/workload.hpp"
 
 TEST_SUITE_BEGIN("unit");
@@ -47,7 +48,7 @@ class sequential_run final : public context {
   }
   void send(actor_ref to, const message& m) override {
     const std::uint64_t i = sends_++;
-    if (i == fault_.drop) return;
+    if (i == fault_.drop || !to) return;  // a lost message, or one to nobody (its successor's was lost)
     message out = m;
     out.sender = current_;
     auto& c = *static_cast<cell*>(to.get());
@@ -191,4 +192,18 @@ TEST_CASE("fjcreate: an actor not created, not run or run twice fails the check"
   CHECK_FALSE(f::result_ok(n, n, n, 1));          // a computation not positive
   CHECK(f::messages(n) == n + 1);
   check_verdict("savina-fjcreate", {{"actors", std::int64_t(n)}});
+}
+
+TEST_CASE("threadring: a hop lost or taken twice, or an actor not stopped, fails the check") {
+  namespace t = savina_threadring;
+  const std::uint64_t n = 7, r = 40;
+  CHECK(t::result_ok(n, r, r + 1, n));
+  CHECK_FALSE(t::result_ok(n, r, r, n));
+  CHECK_FALSE(t::result_ok(n, r, r + 2, n));
+  CHECK_FALSE(t::result_ok(n, r, r + 1, n - 1));
+  const std::uint64_t ref = t::reference_checksum(n, r);
+  CHECK(ref - t::value(2, t::ping, r - 2) + t::value(3, t::ping, r - 2) != ref);  // a hop to the wrong actor
+  CHECK(t::messages(n, r) == 2 * n + r + 2);
+  check_verdict("savina-threadring", {{"actors", std::int64_t(n)}, {"hops", std::int64_t(r)}});
+  check_verdict("savina-threadring", {{"actors", std::int64_t(1)}, {"hops", std::int64_t(5)}});
 }
