@@ -206,7 +206,11 @@ def launch(cmd, out_path, timeout):
     """Runs cmd with its output into out_path; returns (wall seconds, exit code or None on timeout)."""
     with open(out_path, "w") as out:
         start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        try:
+            proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+        except OSError as e:  # e.g. the binary is being rebuilt under us
+            out.write(f"could not start {cmd[0]}: {e}\n")
+            return time.perf_counter() - start, -1
         try:
             rc = proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
