@@ -27,7 +27,9 @@ usage: bench/savina_vs_caf.py [--twinsched BIN] [--caf DIR] [--rounds R] [--work
                               [--policy P] [--only NAMES] [--set NAME:PARAM=VALUE ...]
                               [--timeout S] [--no-host] [--json FILE] [--out FILE] [--list]
 Prints a table per benchmark and worker count: each side's median wall time with the launches'
-min-max, the ratio CAF/twinsched (>1: twinsched faster), the line transfer before-after; then the
+min-max, the ratio CAF/twinsched (>1: twinsched faster), twinsched's own time for the run alone (its
+summary's wall time: without the process start, the scenario's set-up and the sequential reference
+a result check computes), the line transfer before-after; then the
 geometric means of the ratios, and what each side reported (twinsched's message count and result
 line, the CAF port's output), so a reader can see that both did the same work.
 """
@@ -52,7 +54,7 @@ class Param:
     savina: str  # Savina's command-line flag (its *Config.java), without the dash
     default: object  # Savina's default
     caf: str  # the CAF port's long option
-    ours: str  # twinsched's --param name
+    ours: str  # twinsched's --param name; None: twinsched fixes it at Savina's default (a seed)
 
 
 @dataclass
@@ -67,10 +69,10 @@ P = Param
 # each with Savina's parameters and defaults, the CAF port's option and twinsched's name for each.
 BENCHES = {
     "pingpong": Bench("savina_01_pingpong", "micro", [P("n", 40000, "num", "pings")]),
-    "count": Bench("savina_02_count", "micro", [P("n", 1000000, "num", "n")]),
-    "fjthrput": Bench("savina_03_fjthrput", "micro", [P("n", 10000, "nnn", "n"), P("a", 60, "aaa", "a")]),
-    "fjcreate": Bench("savina_04_fjcreate", "micro", [P("n", 40000, "nnn", "n")]),
-    "threadring": Bench("savina_05_threadring", "micro", [P("n", 100, "nnn", "n"), P("r", 100000, "rrr", "r")]),
+    "count": Bench("savina_02_count", "micro", [P("n", 1000000, "num", "messages")]),
+    "fjthrput": Bench("savina_03_fjthrput", "micro", [P("n", 10000, "nnn", "messages"), P("a", 60, "aaa", "actors")]),
+    "fjcreate": Bench("savina_04_fjcreate", "micro", [P("n", 40000, "nnn", "actors")]),
+    "threadring": Bench("savina_05_threadring", "micro", [P("n", 100, "nnn", "actors"), P("r", 100000, "rrr", "hops")]),
     "chameneos": Bench("savina_06_chameneos", "micro",
                        [P("c", 100, "ccc", "chameneos"), P("m", 200000, "mmm", "meetings")]),
     "big": Bench("savina_07_big", "micro", [P("n", 20000, "nnn", "n"), P("w", 120, "www", "w")]),
@@ -81,15 +83,15 @@ BENCHES = {
                      [P("e", 20, "eee", "workers"), P("m", 8000, "mmm", "messages"),
                       P("w", 10, "www", "write_percent"), P("s", 1, "sss", "size_percent")]),
     "bndbuffer": Bench("savina_10_bndbuffer", "concurrency",
-                       [P("bb", 50, "bbb", "buffer"), P("np", 40, "ppp", "producers"),
-                        P("nc", 40, "ccc", "consumers"), P("pc", 25, "xxx", "prod_cost"),
-                        P("cc", 25, "yyy", "cons_cost"), P("ipp", 1000, "iii", "items")]),
-    "philosopher": Bench("savina_11_philosopher", "concurrency", [P("n", 20, "nnn", "n"), P("m", 10000, "mmm", "m")]),
+                       [P("bb", 50, "bbb", "buffer_size"), P("np", 40, "ppp", "producers"),
+                        P("nc", 40, "ccc", "consumers"), P("pc", 25, "xxx", "prodcost"),
+                        P("cc", 25, "yyy", "conscost"), P("ipp", 1000, "iii", "items")]),
+    "philosopher": Bench("savina_11_philosopher", "concurrency", [P("n", 20, "nnn", "philosophers"), P("m", 10000, "mmm", "rounds")]),
     "logmap": Bench("savina_14_logmap", "concurrency",
                     [P("t", 25000, "ttt", "terms"), P("s", 10, "sss", "series"), P("r", 3.46, "rrr", "rate")]),
     "banking": Bench("savina_15_banking", "concurrency", [P("a", 1000, "aaa", "accounts"), P("n", 50000, "nnn", "n")]),
     "radixsort": Bench("savina_16_radixsort", "parallelism",
-                       [P("n", 100000, "nnn", "n"), P("m", 1 << 60, "mmm", "m"), P("s", 2048, "sss", "s")]),
+                       [P("n", 100000, "nnn", "n"), P("m", 1 << 60, "mmm", "m"), P("s", 2048, "sss", None)]),
     "sieve": Bench("savina_18_sieve", "parallelism", [P("n", 100000, "nnn", "n"), P("m", 1000, "mmm", "m")]),
     "facloc": Bench("savina_20_facloc", "parallelism",
                     [P("n", 100000, "nnn", "n"), P("g", 500.0, "ggg", "g"), P("a", 2.0, "aaa", "a"),
@@ -98,17 +100,17 @@ BENCHES = {
                        [P("n", 10000000, "nnn", "n"), P("w", 100, "www", "w"), P("l", 1.0, "lll", "l"),
                         P("r", 5.0, "rrr", "r")]),
     "recmatmul": Bench("savina_23_recmatmul", "parallelism",
-                       [P("n", 1024, "nnn", "n"), P("t", 16384, "ttt", "t"), P("w", 20, "www", "w")]),
+                       [P("n", 1024, "nnn", "data_length"), P("t", 16384, "ttt", "block_threshold"), P("w", 20, "www", "workers")]),
     "quicksort": Bench("savina_24_quicksort", "parallelism",
                        [P("n", 1000000, "nnn", "n"), P("m", 1 << 60, "mmm", "m"), P("t", 2048, "ttt", "t"),
-                        P("s", 1024, "sss", "s")]),
+                        P("s", 1024, "sss", None)]),
     "apsp": Bench("savina_25_apsp", "parallelism", [P("n", 300, "nnn", "n"), P("b", 50, "bbb", "b"), P("w", 100, "www", "w")]),
     "nqueenk": Bench("savina_28_nqueenk", "parallelism",
-                     [P("n", 12, "nnn", "n"), P("w", 20, "www", "w"), P("t", 4, "ttt", "t"),
-                      P("s", 1500000, "sss", "s")]),
+                     [P("n", 12, "nnn", "size"), P("w", 20, "www", "workers"), P("t", 4, "ttt", "threshold"),
+                      P("s", 1500000, "sss", "solutions_limit")]),
     "fib": Bench("savina_29_fib", "parallelism", [P("n", 25, "nnn", "n")]),
     "bitonicsort": Bench("savina_30_bitonicsort", "parallelism",
-                         [P("n", 4096, "nnn", "n"), P("m", 1 << 60, "mmm", "m"), P("s", 2048, "sss", "s")]),
+                         [P("n", 4096, "nnn", "n"), P("m", 1 << 60, "mmm", "m"), P("s", 2048, "sss", None)]),
 }
 
 
@@ -173,12 +175,16 @@ def plan(args):
             own = tomllib.load(f).get("workload", {})
         ours, theirs = [], []
         for p in b.params:
+            value = sets.get(name, {}).get(p.savina, str(p.default))
+            theirs.append(f"--{p.caf}={value}")
+            if p.ours is None:
+                if p.savina in sets.get(name, {}):
+                    raise Bad(f"--set {name}:{p.savina}: twinsched keeps Savina's -{p.savina} fixed at {p.default}")
+                continue
             if p.ours not in own:
                 raise Bad(f"{name}: twinsched's scenario has no parameter '{p.ours}' for Savina's -{p.savina} "
                           f"(its parameters: {', '.join(k for k in own if k != 'kind')})")
-            value = sets.get(name, {}).get(p.savina, str(p.default))
             ours += ["--param", f"{p.ours}={value}"]
-            theirs.append(f"--{p.caf}={value}")
         runs.append((name, ours, theirs))
     return runs, skipped
 
@@ -233,7 +239,7 @@ def run_ours(args, name, params, workers, out_path):
         summary = json.loads(output[output.index("{"):output.rindex("}") + 1])
     except ValueError:
         summary = {}
-    rec.update(messages=summary.get("messages"), expected_messages=summary.get("expected_messages"),
+    rec.update(run_s=summary.get("wall_s"), messages=summary.get("messages"), expected_messages=summary.get("expected_messages"),
                verdict_ok=summary.get("ok"), detail=summary.get("detail", ""), failure=summary.get("failure", ""))
     rec["ok"] = rc == 0 and summary.get("ok") is True
     if not rec["ok"]:
@@ -293,7 +299,7 @@ def main():
     try:
         if args.list:
             for name, b in BENCHES.items():
-                ps = ", ".join(f"-{x.savina} {x.default} = CAF --{x.caf} = twinsched {x.ours}" for x in b.params)
+                ps = ", ".join(f"-{x.savina} {x.default} = CAF --{x.caf} = twinsched {x.ours or '(fixed)'}" for x in b.params)
                 print(f"{name:12s} {b.group:12s} {b.caf:22s} {ps}")
             return 0
         if args.rounds < 1:
@@ -355,6 +361,7 @@ def main():
                     om, omin, omax = spread([x["wall_s"] for x in recs["twinsched"]])
                     cm, cmin, cmax = spread([x["wall_s"] for x in recs["caf"]])
                     row.update(twinsched_s={"median": om, "min": omin, "max": omax},
+                               twinsched_run_s=statistics.median(x["run_s"] for x in recs["twinsched"]),
                                caf_s={"median": cm, "min": cmin, "max": cmax}, ratio=cm / om)
                 bench_rows.append(row)
             after = None if args.no_host else line_ns(args, tmp)
@@ -367,8 +374,8 @@ def main():
              f"in {args.caf}; {args.rounds} rounds, launches alternated; wall time of each process, s",
              f"host: {host['nproc']} CPUs, load average {host['load_before']} before, {host['load_after']} after", "",
              "| benchmark | workers | twinsched s, median (min-max) | CAF s, median (min-max) | ratio CAF/twinsched "
-             "| line transfer ns, before-after |",
-             "|---|---|---|---|---|---|"]
+             "| twinsched's run alone, s | line transfer ns, before-after |",
+             "|---|---|---|---|---|---|---|"]
     for row in rows:
         lt = row["line_transfer_ns"]
         host_cell = "not measured" if args.no_host else \
@@ -376,10 +383,11 @@ def main():
         if row["ok"]:
             o, c = row["twinsched_s"], row["caf_s"]
             lines.append(f"| {row['benchmark']} | {row['workers']} | {fmt_s(o['median'])} ({fmt_s(o['min'])}-{fmt_s(o['max'])}) "
-                         f"| {fmt_s(c['median'])} ({fmt_s(c['min'])}-{fmt_s(c['max'])}) | {row['ratio']:.2f}x | {host_cell} |")
+                         f"| {fmt_s(c['median'])} ({fmt_s(c['min'])}-{fmt_s(c['max'])}) | {row['ratio']:.2f}x "
+                         f"| {fmt_s(row['twinsched_run_s'])} | {host_cell} |")
         else:
             cells = ["FAILED" if row["failed"] == side else "-" for side in ("twinsched", "caf")]
-            lines.append(f"| {row['benchmark']} | {row['workers']} | {cells[0]} | {cells[1]} | - | {host_cell} |")
+            lines.append(f"| {row['benchmark']} | {row['workers']} | {cells[0]} | {cells[1]} | - | - | {host_cell} |")
     lines.append("")
     summary = {}
     for label, pick in [("all", lambda r: True), ("micro", lambda r: r["group"] == "micro"),

@@ -24,7 +24,7 @@ rc=$?
 if [[ $rc -eq 0 ]]; then ok "a clean comparison exits 0"; else fail "a clean comparison exits $rc: $(cat "$tmp/stderr")"; fi
 cmp -s "$tmp/stdout" "$tmp/table.txt" && ok "--out holds what is printed" || fail "--out differs from what is printed"
 for w in 1 2; do
-  grep -Eq "^\| pingpong \| $w \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| [0-9.]+x \| not measured \|$" "$tmp/stdout" &&
+  grep -Eq "^\| pingpong \| $w \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| [0-9.]+x \| [0-9.]+ \| not measured \|$" "$tmp/stdout" &&
     ok "a row at $w workers: both medians with min-max, the ratio" || fail "no row at $w workers"
   grep -Eq "^\| pingpong \| $w \| 901 messages \(expected 901\);.* verdict OK \| fake pingpong --scheduler.max-threads=$w --num=300 \|$" "$tmp/stdout" &&
     ok "at $w workers both sides got the same size and worker count, and what each reported is shown" ||
@@ -64,7 +64,7 @@ expect_failure() {  # WHAT PATTERN [OPTIONS...]
 }
 fake 'echo "fake pingpong"; exit 3'
 expect_failure "a CAF port that exits 3" "^FAILED: pingpong, 1 workers, caf: exit 3"
-grep -Fq "| pingpong | 1 | - | FAILED | - |" "$tmp/stdout" && ok "its row says which side failed" || fail "the failed row"
+grep -Fq "| pingpong | 1 | - | FAILED | - | - |" "$tmp/stdout" && ok "its row says which side failed" || fail "the failed row"
 fake 'echo "ERROR: expected: 300, found: 299"'
 expect_failure "a CAF port that prints ERROR" "^FAILED: pingpong, 1 workers, caf: printed ERROR"
 fake 'sleep 30'
