@@ -14,6 +14,7 @@
 
 #include "models/actor.hpp"
 #include "models/rng.hpp"
+#include "models/workload/savina/chameneos.hpp"
 #include "models/workload/savina/count.hpp"
 #include "models/workload/savina/fjcreate.hpp"
 #include "models/workload/savina/fjthrput.hpp"
@@ -206,4 +207,34 @@ TEST_CASE("threadring: a hop lost or taken twice, or an actor not stopped, fails
   CHECK(t::messages(n, r) == 2 * n + r + 2);
   check_verdict("savina-threadring", {{"actors", std::int64_t(n)}, {"hops", std::int64_t(r)}});
   check_verdict("savina-threadring", {{"actors", std::int64_t(1)}, {"hops", std::int64_t(5)}});
+}
+
+TEST_CASE("chameneos: the colour rule, and a meeting lost or extra, or a colour wrong, fails the check") {
+  namespace c = savina_chameneos;
+  CHECK(c::complement(c::red, c::yellow) == c::blue);
+  CHECK(c::complement(c::blue, c::red) == c::yellow);
+  CHECK(c::complement(c::yellow, c::blue) == c::red);
+  CHECK(c::complement(c::blue, c::blue) == c::blue);
+  CHECK(c::complement(c::faded, c::red) == c::faded);
+  // three creatures (red, yellow, blue), two meetings: red+yellow both blue, then blue+blue
+  c::outcome right{3, 4, {2, 1, 1}, {c::blue, c::blue, c::blue}};
+  CHECK(c::result_ok(3, 2, right));
+  auto wrong = right;
+  wrong.meetings_reported = 3;  // the mall's sum short
+  CHECK_FALSE(c::result_ok(3, 2, wrong));
+  wrong = right;
+  wrong.meetings = {2, 1, 0};  // a creature's own count short
+  CHECK_FALSE(c::result_ok(3, 2, wrong));
+  wrong = right;
+  wrong.faded_reported = 2;  // a creature never reported
+  CHECK_FALSE(c::result_ok(3, 2, wrong));
+  wrong = right;
+  wrong.last = {c::blue, c::red, c::blue};  // one took the wrong colour
+  CHECK_FALSE(c::result_ok(3, 2, wrong));
+  wrong = right;
+  wrong.last = {c::blue, c::faded, c::blue};  // one never reported its colour
+  CHECK_FALSE(c::result_ok(3, 2, wrong));
+  CHECK(c::messages(3, 2) == 17);
+  check_verdict("savina-chameneos", {{"chameneos", std::int64_t(7)}, {"meetings", std::int64_t(60)}});
+  check_verdict("savina-chameneos", {{"chameneos", std::int64_t(2)}, {"meetings", std::int64_t(5)}});
 }
