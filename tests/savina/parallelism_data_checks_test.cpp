@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "models/workload/savina/bitonicsort.hpp"
 #include "models/workload/savina/radixsort.hpp"
 #include "models/workload/savina/recmatmul.hpp"
 #include "models/workload/savina/trapezoid.hpp"
@@ -77,4 +78,24 @@ TEST_CASE("radixsort: the validator must receive the input sorted, a value out o
   auto changed = out;
   changed[0] = changed[1];  // still sorted, but not the input
   CHECK_FALSE(sorted_permutation_ok(changed, in));
+}
+
+TEST_CASE("bitonicsort: Savina's network has Savina's message count and sorts, a compare-exchange turned the wrong way fails") {
+  using namespace savina_bitonicsort;
+  // Counted by hand from Savina's actors: n = 2 is the source, 5 wrappers and splitter, a
+  // compare-exchange, a joiner, the adapter and the validator; n = 4 adds a merge stage of one
+  // step and a partition of two compare-exchanges (22 messages a value, 28 exits).
+  CHECK(run_sequentially(build(2), {5, 3}).messages == 1 + 2 * 8 + 8);
+  CHECK(run_sequentially(build(4), {5, 3, 9, 1}).messages == 1 + 4 * 22 + 28);
+  const auto in = savina_radixsort::input(32, 1000, 3);
+  const network net = build(32);
+  const run_result r = run_sequentially(net, in);
+  CHECK(savina_radixsort::sorted_permutation_ok(r.out, in));
+  for (std::uint32_t i = 0; i < net.nodes.size(); ++i) {
+    if (net.nodes[i].k != kind::compare) continue;
+    network wrong = net;
+    wrong.nodes[i].up = !wrong.nodes[i].up;
+    CHECK_FALSE(savina_radixsort::sorted_permutation_ok(run_sequentially(wrong, in).out, in));
+    break;
+  }
 }

@@ -5,12 +5,14 @@ namespace twinsched {
 workload_info savina_trapezoid_workload();
 workload_info savina_recmatmul_workload();
 workload_info savina_radixsort_workload();
+workload_info savina_bitonicsort_workload();
 
 std::vector<workload_info> savina_parallelism_data_workloads() {
   return {
       savina_trapezoid_workload(),
       savina_recmatmul_workload(),
       savina_radixsort_workload(),
+      savina_bitonicsort_workload(),
   };
 }
 }  // namespace twinsched
