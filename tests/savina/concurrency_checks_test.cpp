@@ -8,6 +8,7 @@
 #include "models/workload/savina/concdict.hpp"
 #include "models/workload/savina/concsll.hpp"
 #include "models/workload/savina/bndbuffer.hpp"
+#include "models/workload/savina/philosopher.hpp"
 
 TEST_SUITE_BEGIN("unit");
 
@@ -116,4 +117,31 @@ TEST_CASE("bndbuffer: a lost or duplicated item, a short producer or an overflow
   CHECK(ref + bb::item_print(1, 0, v0) - bb::item_print(1, 1, v0) != ref);       // one twice, one lost
   CHECK(ref != bb::reference_checksum(p, c, items, 2, 9));                       // other work per item
   CHECK(bb::messages(40, 40, 1000) == 160120);
+}
+
+TEST_CASE("philosopher: a missed meal, a lost denial, a fork held twice or kept fails the check") {
+  namespace ph = savina_philosopher;
+  ph::outcome good{{4, 4, 4}, 7, 7, 0, 0, 3};
+  CHECK(ph::result_ok(3, 4, good));
+  auto o = good;
+  o.eaten[1] = 3;  // a meal missed
+  CHECK_FALSE(ph::result_ok(3, 4, o));
+  o = good;
+  o.denials_received = 6;  // a Denied lost
+  CHECK_FALSE(ph::result_ok(3, 4, o));
+  o = good;
+  o.bad_releases = 1;  // a fork released by one who did not hold it: granted twice
+  CHECK_FALSE(ph::result_ok(3, 4, o));
+  o = good;
+  o.forks_held = 2;  // a Done lost
+  CHECK_FALSE(ph::result_ok(3, 4, o));
+  o = good;
+  o.exited = 2;  // an Exit lost
+  CHECK_FALSE(ph::result_ok(3, 4, o));
+  // the count follows the denials the arbitrator recorded: a retry's two messages each
+  CHECK(ph::messages(20, 10000, 0) == 800020);
+  CHECK(ph::messages(20, 10000, 5) == 800030);
+  const std::uint64_t ref = ph::reference_checksum(3, 4);
+  CHECK(ref - ph::print(ph::eat, 2, 3) != ref);                          // an Eat lost
+  CHECK(ref + ph::print(ph::done, 0, 0) - ph::print(ph::done, 0, 1) != ref);  // a Done twice, one lost
 }

@@ -1,11 +1,18 @@
-// Savina's concurrency group: the list its benchmarks register through.
+// Savina's concurrency group: the list its benchmarks register through, in Savina's order.
 #include "savina.hpp"
 
 namespace twinsched {
 workload_info savina_concdict_workload();
 workload_info savina_concsll_workload();
 workload_info savina_bndbuffer_workload();
+workload_info savina_philosopher_workload();
 
-std::vector<workload_info> savina_concurrency_workloads() { return {savina_concdict_workload(), savina_concsll_workload(),
-                                                           savina_bndbuffer_workload()}; }
+std::vector<workload_info> savina_concurrency_workloads() {
+  return {
+      savina_concdict_workload(),
+      savina_concsll_workload(),
+      savina_bndbuffer_workload(),
+      savina_philosopher_workload(),
+  };
+}
 }  // namespace twinsched
