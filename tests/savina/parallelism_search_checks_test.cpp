@@ -5,6 +5,7 @@
 
 #include "models/workload/savina/fib.hpp"
 #include "models/workload/savina/nqueenk.hpp"
+#include "models/workload/savina/quicksort.hpp"
 #include "models/workload/savina/sieve.hpp"
 
 TEST_SUITE_BEGIN("unit");
@@ -68,4 +69,27 @@ TEST_CASE("nqueenk: the solution count is checked against the limit and the boar
   CHECK(std::equal(good, good + 3, back));
   // 4-queens, threshold 1: the empty board and 4 one-queen boards are work; 2 solutions; 2 workers
   CHECK(run_sequentially(4, 1, 2).messages == 1 + (2 + 4 * 3) + 2 + 2 * 2);
+}
+
+TEST_CASE("quicksort: the output must be the input sorted, and the sequential sort is Savina's") {
+  using namespace savina_quicksort;
+  const values input = random_input(1000, 1ull << 60, 7);
+  std::uint64_t units = 0;
+  values out = sort_sequentially(input, units);
+  CHECK(std::is_sorted(out.begin(), out.end()));
+  CHECK(result_ok(input, out));
+  values wrong = out;
+  std::swap(wrong[10], wrong[11]);  // not sorted
+  CHECK_FALSE(result_ok(input, wrong));
+  wrong = out;
+  wrong.pop_back();  // a value lost
+  CHECK_FALSE(result_ok(input, wrong));
+  wrong = out;
+  wrong[500] = wrong[501];  // sorted, but a value changed
+  CHECK_FALSE(result_ok(input, wrong));
+  // threshold 4 on {5, 1, 4, 2, 3}: pivot 4 splits it into {1, 2, 3} and {5}, both leaves
+  reference r;
+  split_sequentially({5, 1, 4, 2, 3}, 4, 0, r);
+  CHECK(r.actors == 3);
+  CHECK(r.messages() == 5);
 }

@@ -5,8 +5,9 @@ namespace twinsched {
 workload_info savina_fib_workload();
 workload_info savina_sieve_workload();
 workload_info savina_nqueenk_workload();
+workload_info savina_quicksort_workload();
 
 std::vector<workload_info> savina_parallelism_search_workloads() {
-  return {savina_fib_workload(), savina_sieve_workload(), savina_nqueenk_workload()};
+  return {savina_fib_workload(), savina_sieve_workload(), savina_nqueenk_workload(), savina_quicksort_workload()};
 }
 }  // namespace twinsched

@@ -1,0 +1,141 @@
+// Savina's QuickSort: an actor splits its list around the middle value, spawns an actor for
+// each side and joins their sorted sides around the values equal to the pivot; a list shorter
+// than the threshold is sorted by its actor sequentially.
+#include <cstdio>
+#include <memory>
+
+#include "quicksort.hpp"
+#include "savina.hpp"
+
+namespace twinsched {
+namespace {
+
+using namespace savina_quicksort;
+
+enum : std::uint32_t { sort_tag = 1, left_tag, right_tag };
+
+struct quicksort_setup {
+  std::uint64_t threshold;
+  double element_ns;
+  // the root's result, read after the run
+  values sorted;
+  std::uint64_t print = 0;
+  bool done = false;
+};
+
+/// A list travels as a pointer in the message's first word; its receiver owns it.
+std::uint64_t give(values v) { return std::uint64_t(new values(std::move(v))); }
+std::unique_ptr<values> take(const message& m) { return std::unique_ptr<values>(reinterpret_cast<values*>(m.a)); }
+
+/// Savina's QuickSortActor. Its answer carries the prints of its subtree, so the root ends up
+/// with every actor's.
+class quicksort_actor final : public behavior {
+ public:
+  quicksort_actor(quicksort_setup& s, actor_ref parent, std::uint32_t side) : s_(s), parent_(parent), side_(side) {}
+  void receive(context& ctx, const message& m) override {
+    std::unique_ptr<values> data = take(m);
+    const std::uint64_t c = content(*data);
+    std::uint64_t units = 0;
+    if (m.tag == sort_tag) {
+      print_ += sort_print(c);
+      if (data->size() < s_.threshold) {
+        result_ = sort_sequentially(*data, units);
+        ctx.did_work_ns(std::uint64_t(double(units) * s_.element_ns));
+        return finish(ctx);
+      }
+      const std::uint64_t pivot = (*data)[data->size() / 2];
+      ctx.send(ctx.spawn_as<quicksort_actor>({}, s_, ctx.self(), std::uint32_t(left_tag)),
+               message{give(less_than(*data, pivot, units)), 0, sort_tag});
+      ctx.send(ctx.spawn_as<quicksort_actor>({}, s_, ctx.self(), std::uint32_t(right_tag)),
+               message{give(greater_than(*data, pivot, units)), 0, sort_tag});
+      result_ = equal_to(*data, pivot, units);
+      ctx.did_work_ns(std::uint64_t(double(units) * s_.element_ns));
+      ++fragments_;
+      return;
+    }
+    print_ += result_print(c, m.tag == left_tag) + m.b;
+    if (!data->empty()) {
+      result_ = m.tag == left_tag ? concat(*data, result_, units) : concat(result_, *data, units);
+      ctx.did_work_ns(std::uint64_t(double(units) * s_.element_ns));
+    }
+    if (++fragments_ == 3) finish(ctx);
+  }
+
+ private:
+  void finish(context& ctx) {
+    if (parent_) {
+      ctx.send(parent_, message{give(std::move(result_)), print_, side_});
+    } else {
+      s_.sorted = std::move(result_);
+      s_.print = print_;
+      s_.done = true;
+    }
+    ctx.stop();
+  }
+
+  quicksort_setup& s_;
+  actor_ref parent_;
+  std::uint32_t side_;
+  std::uint32_t fragments_ = 0;
+  values result_;
+  std::uint64_t print_ = 0;
+};
+
+class quicksort final : public workload {
+ public:
+  quicksort(const workload_params& p, std::uint64_t seed)
+      : input_(random_input(std::uint64_t(p.integer("n")), std::uint64_t(p.integer("m")), seed)),
+        s_{std::uint64_t(p.integer("t")), p.real("element_ns"), {}} {
+    split_sequentially(input_, s_.threshold, 0, ref_);
+  }
+
+  void start(context& ctx) override {
+    ctx.send(ctx.spawn_as<quicksort_actor>({.name = "quicksort-root"}, s_, actor_ref(), std::uint32_t(0)),
+             message{give(input_), 0, sort_tag});
+  }
+  std::uint64_t checksum() const override { return s_.print; }
+  std::uint64_t reference_checksum() const override { return ref_.print; }
+  std::uint64_t expected_messages() const override { return ref_.messages(); }
+  bool result_ok() const override { return s_.done && savina_quicksort::result_ok(input_, s_.sorted); }
+  std::string detail() const override {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%zu values sorted by %llu actors", s_.sorted.size(),
+                  (unsigned long long)ref_.actors);
+    return buf;
+  }
+  /// The input, its copy in flight and the pieces split off it, the sorted result.
+  footprint peak() const override {
+    return {double(ref_.actors), double(ref_.actors), 4.0 * 8.0 * double(input_.size())};
+  }
+
+ private:
+  values input_;
+  quicksort_setup s_;
+  reference ref_;
+};
+
+/// The kernel: Savina's sequential sort, per element its filters examine and its joins copy.
+std::uint64_t sorted_elements(std::uint64_t units) {
+  std::uint64_t made = 0, kept = 0;
+  for (std::uint64_t seed = 0; made < units; ++seed) kept += sort_sequentially(random_input(2048, 1ull << 60, seed), made).back();
+  return kept + made;
+}
+
+}  // namespace
+
+workload_info savina_quicksort_workload() {
+  return {"savina-quicksort",
+          "Savina's QuickSort: actors split their list around its middle value into two child actors "
+          "and join the sorted sides, down to lists short enough to sort sequentially",
+          {{"n", std::int64_t(1000000), "Savina's N: values to sort", 1, 1e9},
+           {"m", std::int64_t(1) << 60, "Savina's M: values are below it", 1, 9.2e18},
+           {"t", std::int64_t(2048), "Savina's T: a list shorter than this is sorted sequentially", 1, 1e9},
+           {"element_ns", 4.0,
+            "simulation only: modeled cost of one element a filter examines or a join copies, ns (unset: "
+            "the machine model's calibrated savina_quicksort_element, else 4)",
+            0}},
+          [](const workload_params& p, std::uint64_t seed) { return std::make_unique<quicksort>(p, seed); },
+          {{"savina_quicksort_element", "element_ns", sorted_elements}}};
+}
+
+}  // namespace twinsched
