@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "models/workload/savina/facloc.hpp"
 #include "models/workload/savina/fib.hpp"
 #include "models/workload/savina/nqueenk.hpp"
 #include "models/workload/savina/quicksort.hpp"
@@ -92,4 +93,35 @@ TEST_CASE("quicksort: the output must be the input sorted, and the sequential so
   split_sequentially({5, 1, 4, 2, 3}, 4, 0, r);
   CHECK(r.actors == 3);
   CHECK(r.messages() == 5);
+}
+
+TEST_CASE("facloc: every customer is served once, inside its quadrant, and the facility counts agree") {
+  using namespace savina_facloc;
+  const std::vector<point> input = customers(100, 500, 3);
+  outcome good;
+  good.served = {input.rbegin(), input.rend()};  // any order
+  good.in_their_boxes = true;
+  good.customers_reported = 100;
+  good.facilities = good.known = 5;
+  CHECK(result_ok(input, good));
+  outcome o = good;
+  o.served.pop_back();  // a customer lost
+  CHECK_FALSE(result_ok(input, o));
+  o = good;
+  o.served.push_back(o.served.front());  // a customer served twice
+  CHECK_FALSE(result_ok(input, o));
+  o = good;
+  o.in_their_boxes = false;
+  CHECK_FALSE(result_ok(input, o));
+  o = good;
+  o.customers_reported = 99;
+  CHECK_FALSE(result_ok(input, o));
+  o = good;
+  o.facilities = 6;  // an opening the root was never told of
+  CHECK_FALSE(result_ok(input, o));
+  std::uint64_t units = 0;
+  CHECK(cost({3, 4}, {{0, 0}, {100, 100}}, units) == 5);
+  CHECK(units == 2);
+  CHECK(box{0, 0, 1, 1}.contains({1, 0.5}));
+  CHECK_FALSE(box{0, 0, 1, 1}.contains({1.5, 0.5}));
 }

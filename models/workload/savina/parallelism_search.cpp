@@ -6,8 +6,10 @@ workload_info savina_fib_workload();
 workload_info savina_sieve_workload();
 workload_info savina_nqueenk_workload();
 workload_info savina_quicksort_workload();
+workload_info savina_facloc_workload();
 
 std::vector<workload_info> savina_parallelism_search_workloads() {
-  return {savina_fib_workload(), savina_sieve_workload(), savina_nqueenk_workload(), savina_quicksort_workload()};
+  return {savina_fib_workload(), savina_sieve_workload(), savina_nqueenk_workload(), savina_quicksort_workload(),
+          savina_facloc_workload()};
 }
 }  // namespace twinsched
