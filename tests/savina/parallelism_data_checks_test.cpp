@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <vector>
 
+#include "models/workload/savina/apsp.hpp"
 #include "models/workload/savina/bitonicsort.hpp"
 #include "models/workload/savina/radixsort.hpp"
 #include "models/workload/savina/recmatmul.hpp"
+#include "models/workload/savina/sor.hpp"
 #include "models/workload/savina/trapezoid.hpp"
 
 TEST_SUITE_BEGIN("unit");
@@ -98,4 +100,64 @@ TEST_CASE("bitonicsort: Savina's network has Savina's message count and sorts, a
     CHECK_FALSE(savina_radixsort::sorted_permutation_ok(run_sequentially(wrong, in).out, in));
     break;
   }
+}
+
+TEST_CASE("apsp: block iterations give Floyd-Warshall's distances, a pivot skipped or a path too short fails") {
+  using namespace savina_apsp;
+  constexpr std::uint32_t n = 12, b = 6;  // 2 x 2 blocks, as the actors hold them
+  const auto g = graph(n, 100, 5);
+  const auto reference = floyd_warshall(g, n);
+  // Floyd-Warshall by blocks: iteration k from the blocks iteration k - 1 left, the pivot row and
+  // column read from the blocks that hold them.
+  auto by_blocks = [&](std::uint32_t skip) {
+    std::vector<std::vector<std::int64_t>> blk;
+    for (std::uint32_t id = 0; id < 4; ++id) blk.push_back(block_of(g, n, b, id / 2, id % 2));
+    for (std::uint32_t k = 0; k < n; ++k) {
+      if (k == skip) continue;
+      auto next = blk;
+      for (std::uint32_t id = 0; id < 4; ++id)
+        relax(blk[id].data(), blk[(id / 2) * 2 + k / b].data(), k % b, blk[(k / b) * 2 + id % 2].data(), k % b,
+              next[id].data(), b);
+      blk = next;
+    }
+    std::vector<std::int64_t> all(n * n);
+    for (std::uint32_t id = 0; id < 4; ++id)
+      for (std::uint32_t i = 0; i < b; ++i)
+        for (std::uint32_t j = 0; j < b; ++j) all[((id / 2) * b + i) * n + (id % 2) * b + j] = blk[id][i * b + j];
+    return all;
+  };
+  CHECK(distances_ok(by_blocks(n), reference));
+  CHECK_FALSE(distances_ok(g, reference));  // no iteration at all
+  bool some_pivot_matters = false;
+  for (std::uint32_t k = 0; k < n; ++k) some_pivot_matters |= !distances_ok(by_blocks(k), reference);
+  CHECK(some_pivot_matters);
+  auto short_path = reference;
+  short_path[1 * n + 7] -= 1;
+  CHECK_FALSE(distances_ok(short_path, reference));
+}
+
+TEST_CASE("sor: the grid's neighbors are Savina's, and the total of the sweeps passes, one sweep short or a point off fails") {
+  using namespace savina_sor;
+  constexpr std::uint32_t s = 6;
+  CHECK(neighbors(0, 0, s) == std::vector<std::uint32_t>{1 * s + 0, 0 * s + 1});
+  CHECK(neighbors(0, 3, s) == std::vector<std::uint32_t>{1 * s + 3, 0 * s + 4, 0 * s + 2});
+  CHECK(neighbors(2, 3, s) == std::vector<std::uint32_t>{2 * s + 4, 3 * s + 3, 2 * s + 2, 1 * s + 3});
+  for (std::uint32_t x = 0; x < s; ++x)
+    for (std::uint32_t y = 0; y < s; ++y)
+      for (std::uint32_t n : neighbors(x, y, s)) CHECK(color(n / s, n % s) != color(x, y));
+  const auto start = initial(s, 11);
+  auto total = [](const std::vector<double>& v) {
+    double t = 0;
+    for (double x : v) t += x;
+    return t;
+  };
+  const auto done = sweeps(start, s, 10, 1.25);
+  const double reference = total(done);
+  std::vector<double> backwards(done.rbegin(), done.rend());
+  CHECK(total_ok(total(backwards), reference));
+  CHECK_FALSE(total_ok(total(sweeps(start, s, 9, 1.25)), reference));
+  CHECK_FALSE(total_ok(total(start), reference));
+  auto off = done;
+  off[7] += 1e-6 * std::fabs(off[7]);
+  CHECK_FALSE(total_ok(total(off), reference));
 }

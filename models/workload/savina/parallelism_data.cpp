@@ -6,6 +6,8 @@ workload_info savina_trapezoid_workload();
 workload_info savina_recmatmul_workload();
 workload_info savina_radixsort_workload();
 workload_info savina_bitonicsort_workload();
+workload_info savina_apsp_workload();
+workload_info savina_sor_workload();
 
 std::vector<workload_info> savina_parallelism_data_workloads() {
   return {
@@ -13,6 +15,8 @@ std::vector<workload_info> savina_parallelism_data_workloads() {
       savina_recmatmul_workload(),
       savina_radixsort_workload(),
       savina_bitonicsort_workload(),
+      savina_apsp_workload(),
+      savina_sor_workload(),
   };
 }
 }  // namespace twinsched
