@@ -8,6 +8,7 @@
 #include "models/workload/savina/nqueenk.hpp"
 #include "models/workload/savina/quicksort.hpp"
 #include "models/workload/savina/sieve.hpp"
+#include "models/workload/savina/uct.hpp"
 
 TEST_SUITE_BEGIN("unit");
 
@@ -124,4 +125,34 @@ TEST_CASE("facloc: every customer is served once, inside its quadrant, and the f
   CHECK(units == 2);
   CHECK(box{0, 0, 1, 1}.contains({1, 0.5}));
   CHECK_FALSE(box{0, 0, 1, 1}.contains({1.5, 0.5}));
+}
+
+TEST_CASE("uct: the tree's shape may vary, but the check refuses a tree a correct run cannot leave") {
+  using namespace savina_uct;
+  // max 100 nodes, 10 children a grant: the root stops at a size of 91
+  const outcome good{true, 91, 80, 4, 4, true, true};
+  CHECK(result_ok(100, 10, good));
+  outcome o = good;
+  o.root_done = false;  // the root never ran out of room
+  CHECK_FALSE(result_ok(100, 10, o));
+  o = good;
+  o.size = 81;  // stopped with room for another grant
+  CHECK_FALSE(result_ok(100, 10, o));
+  o = good;
+  o.nodes = 100;  // more nodes than granted
+  CHECK_FALSE(result_ok(100, 10, o));
+  o = good;
+  o.nodes = 75;  // a grant half made
+  CHECK_FALSE(result_ok(100, 10, o));
+  o = good;
+  o.terminated_once = false;
+  CHECK_FALSE(result_ok(100, 10, o));
+  o = good;
+  o.traversals_ok = false;
+  CHECK_FALSE(result_ok(100, 10, o));
+  o = good;
+  o.deepest = 5;  // deeper than the root knows
+  CHECK_FALSE(result_ok(100, 10, o));
+  rng r(1);
+  for (int i = 0; i < 100; ++i) CHECK(next_normal(r, 5, 10) > 0);
 }
