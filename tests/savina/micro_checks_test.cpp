@@ -7,6 +7,7 @@
 #include <doctest/doctest.h>
 
 #include <deque>
+#include <exception>
 #include <map>
 #include <memory>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "models/actor.hpp"
 #include "models/rng.hpp"
+#include "models/workload/savina/big.hpp"
 #include "models/workload/savina/chameneos.hpp"
 #include "models/workload/savina/count.hpp"
 #include "models/workload/savina/fjcreate.hpp"
@@ -80,13 +82,19 @@ class sequential_run final : public context {
       ++delivered;
       if (c.stopped) continue;
       current_ = &c;
-      c.b->receive(*this, m);
+      try {
+        c.b->receive(*this, m);
+      } catch (const std::exception&) {  // the runtime reports a behavior that throws, and fails the run
+        threw_ = true;
+        c.stopped = true;
+      }
       if (next_) c.b = std::move(next_);
       current_ = nullptr;
     }
     return delivered;
   }
   std::uint64_t sends() const { return sends_; }
+  bool threw() const { return threw_; }
 
  private:
   struct cell final : actor {
@@ -102,6 +110,7 @@ class sequential_run final : public context {
   rng pick_;
   fault fault_;
   std::uint64_t sends_ = 0;
+  bool threw_ = false;
 };
 
 struct outcome {
@@ -118,7 +127,8 @@ outcome run(const std::string& name, const std::map<std::string, param_value>& p
   sequential_run r(seed, f);
   w->start(r);
   const std::uint64_t delivered = r.run(4 * w->expected_messages() + 100);
-  return {w->checksum() == w->reference_checksum() && delivered == w->expected_messages() && w->result_ok(),
+  return {!r.threw() && w->checksum() == w->reference_checksum() && delivered == w->expected_messages() &&
+              w->result_ok(),
           r.sends()};
 }
 
@@ -237,4 +247,19 @@ TEST_CASE("chameneos: the colour rule, and a meeting lost or extra, or a colour 
   CHECK(c::messages(3, 2) == 17);
   check_verdict("savina-chameneos", {{"chameneos", std::int64_t(7)}, {"meetings", std::int64_t(60)}});
   check_verdict("savina-chameneos", {{"chameneos", std::int64_t(2)}, {"meetings", std::int64_t(5)}});
+}
+
+TEST_CASE("big: a ping unanswered or answered twice, a pong from the wrong actor or a missing exit fails the check") {
+  namespace b = savina_big;
+  const std::uint64_t w = 3, n = 10;
+  CHECK(b::result_ok(w, n, {n + 1, n + 1, n + 1}, 0, w, w));
+  CHECK_FALSE(b::result_ok(w, n, {n + 1, n, n + 1}, 0, w, w));      // a ping unanswered
+  CHECK_FALSE(b::result_ok(w, n, {n + 1, n + 2, n + 1}, 0, w, w));  // one answered twice
+  CHECK_FALSE(b::result_ok(w, n, {n + 1, n + 1, n + 1}, 1, w, w));  // a pong from another actor
+  CHECK_FALSE(b::result_ok(w, n, {n + 1, n + 1, n + 1}, 0, w - 1, w));
+  CHECK_FALSE(b::result_ok(w, n, {n + 1, n + 1, n + 1}, 0, w, w - 1));
+  CHECK(b::reference_checksum(w, n, 1) != b::reference_checksum(w, n, 2));  // the targets follow the seed
+  CHECK(b::messages(w, n) == 2 * w * n + 4 * w + 1);
+  check_verdict("savina-big", {{"actors", std::int64_t(5)}, {"pings", std::int64_t(12)}});
+  check_verdict("savina-big", {{"actors", std::int64_t(1)}, {"pings", std::int64_t(4)}});
 }
