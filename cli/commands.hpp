@@ -49,6 +49,8 @@ void add_replay_command(CLI::App& app, action& chosen);
 void add_explore_command(CLI::App& app, action& chosen);
 /// `twinsched sweep SPEC.toml`: every combination of a sweep file's axes, locally or on Slurm.
 void add_sweep_command(CLI::App& app, action& chosen);
+/// `twinsched suite [NAME]`: a suite's benchmarks under every policy that applies, real and simulated, as a table.
+void add_suite_command(CLI::App& app, action& chosen);
 /// `twinsched calibrate [-o FILE] [--quick]`: measures this machine, writes a machine model.
 void add_calibrate_command(CLI::App& app, action& chosen);
 /// `twinsched completion bash`: the bash completion script, made from `app`'s own options.

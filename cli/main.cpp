@@ -99,6 +99,7 @@ int main(int argc, char** argv) {
   cli::add_replay_command(app, chosen);
   cli::add_explore_command(app, chosen);
   cli::add_sweep_command(app, chosen);
+  cli::add_suite_command(app, chosen);
   cli::add_calibrate_command(app, chosen);
   cli::add_completion_command(app, chosen);
   app.footer(footer);  // after the subcommands: each has its own footer or none, not this one

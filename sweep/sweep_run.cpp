@@ -17,28 +17,6 @@
 namespace twinsched {
 namespace {
 
-std::string fixed_rate(double r) {
-  char b[32];
-  std::snprintf(b, sizeof b, r < 10 ? "%.2f" : "%.1f", r);
-  return b;
-}
-
-/// Counters and the progress line of the cells run here.
-struct tally {
-  std::size_t total = 0, done = 0, ok = 0, fail = 0, error = 0;
-  std::string status(const sweep_display& d) const {
-    const double t = d.elapsed_s(), rate = t > 0 ? double(done) / t : 0;
-    std::string s = std::to_string(done) + "/" + std::to_string(total) + " cells, " + std::to_string(fail + error) +
-                    " failed, " + fixed_rate(rate) + " cells/s, " + d.duration_text(t) + " elapsed";
-    if (done > 0 && done < total) s += ", ETA " + d.duration_text(t / double(done) * double(total - done));
-    return s;
-  }
-  void count(const sweep_row& r) {
-    ++done;
-    (r.verdict == "OK" ? ok : r.verdict == "FAIL" ? fail : error) += 1;
-  }
-};
-
 /// The settings every cell shares, "k=v k=v ...", for a dry run.
 std::string shared_settings(const std::vector<sweep_cell>& cells) {
   if (cells.empty()) return "";
@@ -62,7 +40,7 @@ int run_here(const sweep_request& r, const sweep_spec& spec, const std::vector<s
   auto todo = missing_cells(cells, results.rows());
   const std::size_t skipped = cells.size() - todo.size();
   if (skipped) err << "sweep: " << plural(skipped, "cell") << " already done in " << results.jsonl_path() << ", skipped\n";
-  tally t;
+  cell_tally t;
   t.total = todo.size();
   d.start();
   sweep_run_hooks hooks;
