@@ -54,7 +54,7 @@ class Param:
     savina: str  # Savina's command-line flag (its *Config.java), without the dash
     default: object  # Savina's default
     caf: str  # the CAF port's long option
-    ours: str  # twinsched's --param name; None: twinsched fixes it at Savina's default (a seed)
+    ours: str  # twinsched's --param name; None: twinsched has none (a seed, a parameter Akka ignores)
 
 
 @dataclass
@@ -75,7 +75,7 @@ BENCHES = {
     "threadring": Bench("savina_05_threadring", "micro", [P("n", 100, "nnn", "actors"), P("r", 100000, "rrr", "hops")]),
     "chameneos": Bench("savina_06_chameneos", "micro",
                        [P("c", 100, "ccc", "chameneos"), P("m", 200000, "mmm", "meetings")]),
-    "big": Bench("savina_07_big", "micro", [P("n", 20000, "nnn", "n"), P("w", 120, "www", "w")]),
+    "big": Bench("savina_07_big", "micro", [P("n", 20000, "nnn", "pings"), P("w", 120, "www", "actors")]),
     "concdict": Bench("savina_08_concdict", "concurrency",
                       [P("e", 20, "eee", "workers"), P("m", 10000, "mmm", "messages"),
                        P("w", 10, "www", "write_percent")]),
@@ -94,8 +94,8 @@ BENCHES = {
                        [P("n", 100000, "nnn", "n"), P("m", 1 << 60, "mmm", "m"), P("s", 2048, "sss", None)]),
     "sieve": Bench("savina_18_sieve", "parallelism", [P("n", 100000, "nnn", "n"), P("m", 1000, "mmm", "m")]),
     "facloc": Bench("savina_20_facloc", "parallelism",
-                    [P("n", 100000, "nnn", "n"), P("g", 500.0, "ggg", "g"), P("a", 2.0, "aaa", "a"),
-                     P("s", 123456, "sss", "s"), P("c", 3, "ccc", "c")]),
+                    [P("n", 100000, "nnn", "num_points"), P("g", 500.0, "ggg", "grid_size"), P("a", 2.0, "aaa", "alpha"),
+                     P("s", 123456, "sss", None), P("c", 3, "ccc", None)]),
     "trapezoid": Bench("savina_21_trapezoid", "parallelism",
                        [P("n", 10000000, "nnn", "n"), P("w", 100, "www", "w"), P("l", 1.0, "lll", "l"),
                         P("r", 5.0, "rrr", "r")]),
@@ -179,7 +179,7 @@ def plan(args):
             theirs.append(f"--{p.caf}={value}")
             if p.ours is None:
                 if p.savina in sets.get(name, {}):
-                    raise Bad(f"--set {name}:{p.savina}: twinsched keeps Savina's -{p.savina} fixed at {p.default}")
+                    raise Bad(f"--set {name}:{p.savina}: twinsched has no parameter for Savina's -{p.savina}")
                 continue
             if p.ours not in own:
                 raise Bad(f"{name}: twinsched's scenario has no parameter '{p.ours}' for Savina's -{p.savina} "
@@ -299,7 +299,7 @@ def main():
     try:
         if args.list:
             for name, b in BENCHES.items():
-                ps = ", ".join(f"-{x.savina} {x.default} = CAF --{x.caf} = twinsched {x.ours or '(fixed)'}" for x in b.params)
+                ps = ", ".join(f"-{x.savina} {x.default} = CAF --{x.caf} = twinsched {x.ours or '(none)'}" for x in b.params)
                 print(f"{name:12s} {b.group:12s} {b.caf:22s} {ps}")
             return 0
         if args.rounds < 1:
