@@ -154,14 +154,10 @@ TEST_CASE("pingpong: a lost, extra or unanswered ping fails the check") {
   namespace pp = savina_pingpong;
   const std::uint64_t n = 50;
   CHECK(pp::result_ok(n, n, n, 0, true));
-  CHECK_FALSE(pp::result_ok(n, n - 1, n, 0, true));  // a ping pong never answered
-  CHECK_FALSE(pp::result_ok(n, n, n - 1, 0, true));  // a pong ping never received
+  CHECK_FALSE(pp::result_ok(n, n - 1, n, 0, true));  // a ping that pong never answered
+  CHECK_FALSE(pp::result_ok(n, n, n - 1, 0, true));  // a pong that ping never received
   CHECK_FALSE(pp::result_ok(n, n, n, 1, true));      // a ping never sent
   CHECK_FALSE(pp::result_ok(n, n, n, 0, false));     // the stop lost
-  const std::uint64_t ref = pp::reference_checksum(n);
-  CHECK(ref - pp::value(pp::send_pong, 7) != pp::reference_checksum(n));                  // a pong lost
-  CHECK(ref + pp::value(pp::send_ping, 7) != pp::reference_checksum(n));                  // a ping twice
-  CHECK(ref - pp::value(pp::send_ping, 7) + pp::value(pp::send_ping, n) != ref);          // a ping too many, one lost
   CHECK(pp::messages(n) == 3 * n + 1);
   check_verdict("savina-pingpong", {{"pings", std::int64_t(n)}});
 }
@@ -173,10 +169,6 @@ TEST_CASE("count: a lost or extra increment, or no answer, fails the check") {
   CHECK_FALSE(c::result_ok(n, true, n - 1));  // an increment lost (or counted after the retrieve)
   CHECK_FALSE(c::result_ok(n, true, n + 1));  // one counted twice
   CHECK_FALSE(c::result_ok(n, false, n));     // the result never arrived
-  const std::uint64_t ref = c::reference_checksum(n);
-  CHECK(ref - c::value(c::increment, 3) != ref);
-  CHECK(ref + c::value(c::increment, 3) != ref);
-  CHECK(ref - c::value(c::result, n) + c::value(c::result, n - 1) != ref);  // the wrong count answered
   CHECK(c::messages(n) == n + 3);
   check_verdict("savina-count", {{"messages", std::int64_t(n)}});
 }
@@ -212,8 +204,6 @@ TEST_CASE("threadring: a hop lost or taken twice, or an actor not stopped, fails
   CHECK_FALSE(t::result_ok(n, r, r, n));
   CHECK_FALSE(t::result_ok(n, r, r + 2, n));
   CHECK_FALSE(t::result_ok(n, r, r + 1, n - 1));
-  const std::uint64_t ref = t::reference_checksum(n, r);
-  CHECK(ref - t::value(2, t::ping, r - 2) + t::value(3, t::ping, r - 2) != ref);  // a hop to the wrong actor
   CHECK(t::messages(n, r) == 2 * n + r + 2);
   check_verdict("savina-threadring", {{"actors", std::int64_t(n)}, {"hops", std::int64_t(r)}});
   check_verdict("savina-threadring", {{"actors", std::int64_t(1)}, {"hops", std::int64_t(5)}});
