@@ -3,10 +3,12 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include "models/workload/savina/apsp.hpp"
 #include "models/workload/savina/bitonicsort.hpp"
+#include "models/workload/savina/filterbank.hpp"
 #include "models/workload/savina/radixsort.hpp"
 #include "models/workload/savina/recmatmul.hpp"
 #include "models/workload/savina/sor.hpp"
@@ -160,4 +162,40 @@ TEST_CASE("sor: the grid's neighbors are Savina's, and the total of the sweeps p
   auto off = done;
   off[7] += 1e-6 * std::fabs(off[7]);
   CHECK_FALSE(total_ok(total(off), reference));
+}
+
+TEST_CASE("filterbank: the pipeline's filters behave as Savina's, and the sink's values pass, one lost, shifted or changed fails") {
+  using namespace savina_filterbank;
+  delay d(3);
+  CHECK(d.push(1) == 0);
+  d.push(2);
+  d.push(3);
+  CHECK(d.push(4) == 1);
+  const std::vector<double> c{1, 10, 100};
+  fir f(c);
+  CHECK_FALSE(f.push(1));
+  CHECK_FALSE(f.push(2));
+  REQUIRE(f.push(3));
+  CHECK(f.output() == 1 * 100 + 2 * 10 + 3 * 1);
+  REQUIRE(f.push(4));  // the ring is not rotated: 4 takes 1's place, and 1's coefficient
+  CHECK(f.output() == 4 * 100 + 2 * 10 + 3 * 1);
+  CHECK(fir_outputs(34816, 16384) == 18433);
+  CHECK(fir_outputs(18433, 16384) == 2050);
+  const auto out = reference(300, 64, 3);
+  REQUIRE(out.sink.size() == fir_outputs(fir_outputs(300, 64), 64));
+  CHECK(std::any_of(out.sink.begin(), out.sink.end(), [](double v) { return v != 0; }));
+  REQUIRE(out.kept.size() == 3);
+  CHECK(out.kept[1].size() == 4);  // outputs 0, 64, 128 and 192 of 237
+  CHECK(outputs_ok(out, reference(300, 64, 3)));
+  auto lost = out;
+  lost.sink.pop_back();
+  CHECK_FALSE(outputs_ok(lost, out));
+  CHECK_FALSE(outputs_ok(reference(301, 64, 3), out));
+  CHECK_FALSE(outputs_ok(reference(300, 64, 2), out));
+  auto changed = out;
+  changed.sink[changed.sink.size() / 2] = std::nextafter(changed.sink[changed.sink.size() / 2], 1e300);
+  CHECK_FALSE(outputs_ok(changed, out));
+  auto wrong_filter = out;
+  wrong_filter.kept[2][1] += 1;
+  CHECK_FALSE(outputs_ok(wrong_filter, out));
 }

@@ -8,6 +8,7 @@ workload_info savina_radixsort_workload();
 workload_info savina_bitonicsort_workload();
 workload_info savina_apsp_workload();
 workload_info savina_sor_workload();
+workload_info savina_filterbank_workload();
 
 std::vector<workload_info> savina_parallelism_data_workloads() {
   return {
@@ -17,6 +18,7 @@ std::vector<workload_info> savina_parallelism_data_workloads() {
       savina_bitonicsort_workload(),
       savina_apsp_workload(),
       savina_sor_workload(),
+      savina_filterbank_workload(),
   };
 }
 }  // namespace twinsched
