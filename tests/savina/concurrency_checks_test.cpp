@@ -9,6 +9,8 @@
 #include "models/workload/savina/concsll.hpp"
 #include "models/workload/savina/bndbuffer.hpp"
 #include "models/workload/savina/philosopher.hpp"
+#include "models/workload/savina/barber.hpp"
+#include "models/workload/savina/cigsmok.hpp"
 
 TEST_SUITE_BEGIN("unit");
 
@@ -144,4 +146,61 @@ TEST_CASE("philosopher: a missed meal, a lost denial, a fork held twice or kept 
   const std::uint64_t ref = ph::reference_checksum(3, 4);
   CHECK(ref - ph::print(ph::eat, 2, 3) != ref);                          // an Eat lost
   CHECK(ref + ph::print(ph::done, 0, 0) - ph::print(ph::done, 0, 1) != ref);  // a Done twice, one lost
+}
+
+TEST_CASE("barber: a customer served twice or never, a lost turn-away or an overfull room fails the check") {
+  namespace sb = savina_barber;
+  const sb::outcome good{10, 10, 10, 10, 4, 4, 3, true};
+  CHECK(sb::result_ok(10, 3, good));
+  auto o = good;
+  o.served_once = 9;  // a customer never served, or served twice
+  CHECK_FALSE(sb::result_ok(10, 3, o));
+  o = good;
+  o.haircuts = 11;  // a haircut too many
+  CHECK_FALSE(sb::result_ok(10, 3, o));
+  o = good;
+  o.returned = 3;  // a turned-away customer never came back
+  CHECK_FALSE(sb::result_ok(10, 3, o));
+  o = good;
+  o.most_waiting = 4;  // more waiting than chairs
+  CHECK_FALSE(sb::result_ok(10, 3, o));
+  o = good;
+  o.factory_done = 9;  // a Done lost
+  CHECK_FALSE(sb::result_ok(10, 3, o));
+  o = good;
+  o.ended = false;  // an Exit lost
+  CHECK_FALSE(sb::result_ok(10, 3, o));
+  // the count follows what the room decided: three messages per turn-away, one per nap
+  CHECK(sb::messages(5000, 0, 1) == 35004);
+  CHECK(sb::messages(5000, 2, 7) == 35016);
+  // the haircuts' lengths come from the seed alone
+  rng a = sb::barber_rng(5), b = sb::barber_rng(5);
+  for (int i = 0; i < 100; ++i) {
+    const std::uint64_t x = sb::wait_iterations(a, 1000);
+    CHECK(x == sb::wait_iterations(b, 1000));
+    CHECK((x >= 10 && x < 1010));
+  }
+  const std::uint64_t ref = sb::reference_checksum(10, 1000, 5);
+  CHECK(ref - sb::print(sb::cut_done, 4) != ref);  // a Done lost
+  CHECK(ref != sb::reference_checksum(10, 1000, 6));  // other haircut lengths
+}
+
+TEST_CASE("cigsmok: a round lost, a smoker woken for another's round or a missing Exit fails the check") {
+  namespace cs = savina_cigsmok;
+  const std::uint64_t rounds = 50, seed = 11;
+  const std::uint32_t smokers = 6;
+  const auto expected = cs::smoked(rounds, smokers, seed);
+  std::uint64_t total = 0;
+  for (std::uint64_t n : expected) total += n;
+  CHECK(total == rounds);
+  CHECK(cs::result_ok(rounds, expected, rounds, expected, smokers));
+  CHECK_FALSE(cs::result_ok(rounds, expected, rounds - 1, expected, smokers));  // the arbiter stopped early
+  auto moved = expected;
+  ++moved[0], --moved[1];  // a round smoked by the wrong smoker
+  if (expected[1] > 0) CHECK_FALSE(cs::result_ok(rounds, expected, rounds, moved, smokers));
+  CHECK_FALSE(cs::result_ok(rounds, expected, rounds, expected, smokers - 1));  // an Exit lost
+  CHECK(cs::messages(1000, 200) == 2201);
+  const std::uint64_t ref = cs::reference_checksum(rounds, smokers, seed);
+  CHECK(ref - cs::print(cs::started_smoking, 7) != ref);  // an answer lost
+  CHECK(ref != cs::reference_checksum(rounds, smokers, seed + 1));  // other choices
 }

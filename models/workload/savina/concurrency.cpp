@@ -6,6 +6,8 @@ workload_info savina_concdict_workload();
 workload_info savina_concsll_workload();
 workload_info savina_bndbuffer_workload();
 workload_info savina_philosopher_workload();
+workload_info savina_barber_workload();
+workload_info savina_cigsmok_workload();
 
 std::vector<workload_info> savina_concurrency_workloads() {
   return {
@@ -13,6 +15,8 @@ std::vector<workload_info> savina_concurrency_workloads() {
       savina_concsll_workload(),
       savina_bndbuffer_workload(),
       savina_philosopher_workload(),
+      savina_barber_workload(),
+      savina_cigsmok_workload(),
   };
 }
 }  // namespace twinsched
