@@ -1,8 +1,20 @@
 # Builds of the twinsched command in which a few product files differ from the stock command's,
 # compiling again only the files that read them; every other object is shared with twinsched
 # (twinsched_cli and the libraries). The recompiled objects come first at the link, so the stock
-# ones in the static libraries are never pulled in.
+# ones in the static libraries are never pulled in: for that, each file compiled again is an object
+# of its own in its library too, outside the unity build's batches (twinsched_own_objects).
 set(twinsched_product_folders models run runtime sim twin scenarios traces viz sweep explore jobs cli)
+
+# twinsched_own_objects(FILE...): each product FILE compiles to an object of its own in its library
+# (every library is defined in its top folder's CMakeLists.txt).
+function(twinsched_own_objects)
+  foreach(file IN LISTS ARGN)
+    file(RELATIVE_PATH rel "${PROJECT_SOURCE_DIR}" "${file}")
+    string(REGEX REPLACE "/.*" "" top "${rel}")
+    set_source_files_properties("${file}" DIRECTORY "${PROJECT_SOURCE_DIR}/${top}"
+                                PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+  endforeach()
+endfunction()
 
 # twinsched_readers(OUT NAME...): the product .cpp files that include a header called NAME (by its
 # file name, in any folder) through any chain of includes.
@@ -53,8 +65,10 @@ function(twinsched_command_with_registry target registry)
                           "by every registry: move that code out of cli/")
     endif()
   endforeach()
+  twinsched_own_objects(${registry_sources})
   get_target_property(cli_dir twinsched SOURCE_DIR)
   add_executable(${target} "${cli_dir}/main.cpp" ${registry_sources})
+  set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
   target_link_libraries(${target} PRIVATE twinsched_cli)
   target_compile_definitions(${target} PRIVATE TWINSCHED_POLICY_REGISTRY="${registry}")
 endfunction()
@@ -100,8 +114,10 @@ function(twinsched_command_with_overlay target overlay)
       list(APPEND sources "${file}")
     endif()
   endforeach()
+  twinsched_own_objects(${readers})
   get_target_property(cli_dir twinsched SOURCE_DIR)
   add_executable(${target} EXCLUDE_FROM_ALL "${cli_dir}/main.cpp" ${sources})
+  set_target_properties(${target} PROPERTIES UNITY_BUILD OFF)
   target_include_directories(${target} BEFORE PRIVATE "${overlay}")
   target_link_libraries(${target} PRIVATE twinsched_cli)
   list(LENGTH sources n)

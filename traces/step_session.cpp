@@ -42,7 +42,7 @@ the report, analyze, diff and the Perfetto export; msg S:N is the N-th message s
 workload's start).
 )";
 
-std::string lower(std::string s) {
+std::string lowercase(std::string s) {
   for (char& c : s) c = char(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
@@ -240,7 +240,7 @@ class session {
     std::istringstream words(line);
     std::string cmd;
     words >> cmd;
-    cmd = lower(cmd);
+    cmd = lowercase(cmd);
     std::string rest;
     std::getline(words, rest);
     rest = trim(rest);

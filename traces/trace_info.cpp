@@ -7,15 +7,10 @@
 
 #include "format.hpp"
 #include "models/config.hpp"
+#include "run_summary.hpp"
 
 namespace twinsched::traces {
 namespace {
-
-std::string hex64(std::uint64_t v) {
-  char b[24];
-  std::snprintf(b, sizeof b, "%016llx", static_cast<unsigned long long>(v));
-  return b;
-}
 
 std::string seconds(std::uint64_t ns) {
   char b[32];

@@ -11,7 +11,7 @@
 namespace twinsched::viz {
 namespace {
 
-std::string num(double x, const char* fmt = "%.4g") {
+std::string formatted(double x, const char* fmt = "%.4g") {
   char b[48];
   std::snprintf(b, sizeof b, fmt, x);
   return b;
@@ -41,7 +41,7 @@ std::string category_line_chart(const std::vector<std::string>& xs, const std::s
       << "<line x1=\"" << L << "\" y1=\"" << T << "\" x2=\"" << L << "\" y2=\"" << H - B << "\" stroke=\"#444\"/>\n";
   for (int k = 0; k <= 4; ++k) {
     const double v = ymax * k / 4;
-    out << "<text x=\"" << L - 6 << "\" y=\"" << py(v) + 4 << "\" text-anchor=\"end\">" << num(v, "%.3g") << "</text>"
+    out << "<text x=\"" << L - 6 << "\" y=\"" << py(v) + 4 << "\" text-anchor=\"end\">" << formatted(v, "%.3g") << "</text>"
         << "<line x1=\"" << L << "\" y1=\"" << py(v) << "\" x2=\"" << W - R << "\" y2=\"" << py(v)
         << "\" stroke=\"#eee\"/>\n";
   }
@@ -57,12 +57,12 @@ std::string category_line_chart(const std::vector<std::string>& xs, const std::s
     const char* color = palette[c % 8];
     std::string path;
     for (const auto& [x, a] : line.points)
-      path += (path.empty() ? "M" : " L") + num(px(x), "%.1f") + "," + num(py(a.mean()), "%.1f");
+      path += (path.empty() ? "M" : " L") + formatted(px(x), "%.1f") + "," + formatted(py(a.mean()), "%.1f");
     out << "<path d=\"" << path << "\" fill=\"none\" stroke=\"" << color << "\" stroke-width=\"2\"/>\n";
     for (const auto& [x, a] : line.points)
-      out << "<circle cx=\"" << num(px(x), "%.1f") << "\" cy=\"" << num(py(a.mean()), "%.1f") << "\" r=\"3\" fill=\""
+      out << "<circle cx=\"" << formatted(px(x), "%.1f") << "\" cy=\"" << formatted(py(a.mean()), "%.1f") << "\" r=\"3\" fill=\""
           << color << "\"><title>" << html_escape(line.name) << ", " << html_escape(x < xs.size() ? xs[x] : "?")
-          << ": " << num(a.mean(), "%.4g") << " " << html_escape(y.unit) << " (mean of " << a.n
+          << ": " << formatted(a.mean(), "%.4g") << " " << html_escape(y.unit) << " (mean of " << a.n
           << ")</title></circle>\n";
     out << "<text x=\"" << W - R + 10 << "\" y=\"" << T + 16 * double(c) + 10 << "\" fill=\"" << color << "\">"
         << html_escape(line.name) << "</text>\n";
@@ -95,9 +95,9 @@ std::string heat_map_chart(const std::vector<std::string>& xs, const std::vector
       out << "<rect x=\"" << L + cw * double(x) << "\" y=\"" << T + ch * double(y) << "\" width=\"" << cw - 2
           << "\" height=\"" << ch - 2 << "\" fill=\"" << (a.n ? fill : "#ddd") << "\"><title>" << html_escape(ys[y])
           << ", " << html_escape(xs[x]) << ": "
-          << html_escape(a.n ? num(a.mean()) + " " + v.unit : empty) << "</title></rect>"
+          << html_escape(a.n ? formatted(a.mean()) + " " + v.unit : empty) << "</title></rect>"
           << "<text x=\"" << L + cw * double(x) + cw / 2 << "\" y=\"" << T + ch * double(y) + ch / 2 + 4
-          << "\" text-anchor=\"middle\">" << (a.n ? num(a.mean(), "%.3g") : "-") << "</text>\n";
+          << "\" text-anchor=\"middle\">" << (a.n ? formatted(a.mean(), "%.3g") : "-") << "</text>\n";
     }
   }
   for (std::size_t x = 0; x < xs.size(); ++x)

@@ -15,7 +15,7 @@
 namespace twinsched::viz {
 namespace {
 
-std::string num(double v, int decimals) {
+std::string fixed(double v, int decimals) {
   char b[48];
   std::snprintf(b, sizeof b, "%.*f", decimals, v);
   return b;
@@ -55,18 +55,18 @@ std::string critical_path(const run_profile& p) {
        "cores ends before max(work / N, span).</p><table class=\"kv\">";
   o << row("work", fmt_ns(double(c.work_ns)) + " in " + fmt_count(double(c.handlings)) + " handlings");
   o << row("span", fmt_ns(double(c.span_ns)) + (c.path_listed ? " (" + std::to_string(c.path.size()) + " handlings long)" : ""));
-  o << row("parallelism", num(c.parallelism(), 2) + " (work ÷ span)");
+  o << row("parallelism", fixed(c.parallelism(), 2) + " (work ÷ span)");
   o << row("busiest actor", "actor " + std::to_string(c.busiest_actor) + ": " + fmt_ns(double(c.busiest_actor_ns)) + " of handling");
   o << row("bound on " + std::to_string(n) + " cores", fmt_ns(double(bound)) + (double(c.work_ns) / n >= double(c.span_ns) ? " (work ÷ cores: the cores limit)" : " (span: the graph limits)"));
   if (p.makespan_ns)
-    o << row("traced makespan", fmt_ns(double(p.makespan_ns)) + ", " + num(double(p.makespan_ns) / double(std::max<std::uint64_t>(bound, 1)), 2) +
+    o << row("traced makespan", fmt_ns(double(p.makespan_ns)) + ", " + fixed(double(p.makespan_ns) / double(std::max<std::uint64_t>(bound, 1)), 2) +
                                     "× the bound (the rest is the policy and the runtime's own cost)");
   o << "</table>";
   for (const auto& line : off_cpu_lines(p)) o << "<p class=\"note\">Off a CPU: " << html_escape(line) << ".</p>";
   o << "<table><tr><th>cores</th><th>bound</th><th>speed-up bound</th></tr>";
   for (unsigned k = 1; k <= std::max(64u, 4 * n); k *= 2)
     o << "<tr><td>" << k << "</td><td>" << fmt_ns(double(c.bound_ns(k))) << "</td><td>"
-      << num(double(c.work_ns) / double(c.bound_ns(k)), 2) << "×</td></tr>";
+      << fixed(double(c.work_ns) / double(c.bound_ns(k)), 2) << "×</td></tr>";
   o << "</table>";
   if (c.path_listed && !c.path.empty()) {
     o << "<p class=\"note\">The path, actor by actor (consecutive handlings of one actor merged):</p><table><tr><th>actor</th><th>handlings</th><th>from</th><th>time handling</th></tr>";
@@ -96,13 +96,13 @@ std::string graph_tables(const run_profile& p) {
   const double most = p.hottest.empty() ? 1 : double(std::max<std::uint64_t>(1, p.hottest.front().turn_ns));
   for (const auto& h : p.hottest)
     o << "<tr><td>actor " << h.actor << (h.group ? " (group " + std::to_string(h.group) + ")" : "") << "</td><td><span class=\"bar\" style=\"width:"
-      << num(60.0 * double(h.turn_ns) / most, 0) << "px\"></span> " << fmt_ns(double(h.turn_ns)) << "</td><td>" << h.messages
+      << fixed(60.0 * double(h.turn_ns) / most, 0) << "px\"></span> " << fmt_ns(double(h.turn_ns)) << "</td><td>" << h.messages
       << "</td><td>" << h.turns << "</td></tr>";
   o << "</table></div><div><table><tr><th>busiest edges</th><th>messages</th></tr>";
   const double top = g.top_edges.empty() ? 1 : double(g.top_edges.front().messages);
   for (const auto& e : g.top_edges)
     o << "<tr><td>" << (e.from == start_vertex ? std::string("start") : "actor " + std::to_string(e.from)) << " → actor "
-      << e.to << "</td><td><span class=\"bar\" style=\"width:" << num(60.0 * double(e.messages) / top, 0) << "px\"></span> "
+      << e.to << "</td><td><span class=\"bar\" style=\"width:" << fixed(60.0 * double(e.messages) / top, 0) << "px\"></span> "
       << e.messages << "</td></tr>";
   o << "</table></div></div>";
   return o.str();
@@ -145,7 +145,7 @@ std::string run_section(const report_run& r, const std::string& id, const std::s
 /// The B − A cell: the relative change, or where it says nothing (from a zero or near-zero
 /// base) the absolute one, a share's in points.
 std::string change(const traces::diff_metric& m) {
-  if (const auto r = m.relative()) return (*r >= 0 ? "+" : "") + num(100 * *r, 1) + "%";
+  if (const auto r = m.relative()) return (*r >= 0 ? "+" : "") + fixed(100 * *r, 1) + "%";
   const auto dv = m.delta();
   if (!dv) return "—";
   return (*dv >= 0 ? "+" : "") + fmt_count(*dv) + (m.unit == "%" ? " points" : m.unit.empty() ? "" : " " + html_escape(m.unit));

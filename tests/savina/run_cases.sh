@@ -33,8 +33,8 @@ check() {
 
 n=0
 while IFS='|' read -r scenario policies args; do
-  scenario=$(xargs <<<"$scenario")
-  [[ -z $scenario || $scenario == \#* ]] && continue
+  [[ $scenario =~ ^[[:space:]]*(#|$) ]] && continue
+  read -r scenario <<<"$scenario"  # trimmed
   n=$((n + 1))
   read -ra extra <<<"$args"
   want=("verdict       OK")
