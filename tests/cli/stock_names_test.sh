@@ -57,6 +57,15 @@ out=$(cd "$tmp/work" && timeout 120 "$bin" sim pingpong --param bounces=100 2>&1
 out=$(cd "$tmp/work" && "$bin" list scenarios)
 [[ $out == "stock scenarios in /"* && $out == *"/pingpong.toml"* && $out != *"does not load"* ]] &&
   ok "list scenarios names the stock folder" || fail "list scenarios in a folder with scenarios/: $out"
+# a suite's scenario by SUITE/NAME, unless a file of that path exists here
+out=$(cd "$tmp/work" && timeout 120 "$bin" run savina/pingpong --param pings=100 2>&1)
+[[ $? -eq 0 && $out == *"workload      savina-pingpong"* ]] && ok "run savina/pingpong runs the stock scenarios/savina/pingpong.toml" ||
+  fail "run savina/pingpong: $out"
+[[ $(cd "$tmp/work" && "$bin" list scenarios) == *"savina/pingpong "*"/savina/pingpong.toml"* ]] &&
+  ok "list scenarios names savina/pingpong" || fail "list scenarios lacks savina/pingpong"
+mkdir -p "$tmp/work/savina" && printf 'not a scenario\n' >"$tmp/work/savina/pingpong"
+expect_error "savina/pingpong:1:" run savina/pingpong
+expect_error "savina/nosuch: no such stock scenario: no " run savina/nosuch
 out=$(cd "$tmp/work" && "$bin" list machines)
 [[ $out == "stock machines in /"* && $out == *"2 x 16 cores"* && $out != *"1 x 3 cores"* ]] &&
   ok "list machines names the stock folder" || fail "list machines in a folder with models/machines/: $out"
