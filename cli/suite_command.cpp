@@ -24,7 +24,8 @@ constexpr const char* suite_footer = R"(A suite is a folder of scenario files, o
 the Savina actor benchmarks, `twinsched list scenarios`), or any folder, given as a path (./my-suite).
 Each benchmark runs under every policy that applies to it (donation only where the workload declares
 groups of equal actors; the others show n/a) at each --workers count on real cores and each --cores
-count in simulation (one worker per simulated core), at the scenario file's sizes. The cells are a
+count in simulation (one worker per simulated core), at the scenario file's sizes (Savina's defaults;
+--quick: the test sizes of tests/NAME/*.cases, lines `SCENARIO | POLICIES | --param K=V ...`). The cells are a
 sweep per backend whose scenario axis is the benchmarks (docs/SWEEPS.md; for result files, --resume
 or Slurm, write that sweep file): simulations run --jobs at a time, real runs one at a time after.
 The table: a line per benchmark and policy, a column per configuration (real Nw: wall time with N
@@ -35,6 +36,7 @@ hang: FAIL.
 Examples:
   twinsched suite                                   all of Savina, 1 and 2 workers, 1, 2 and 16 cores
   twinsched suite savina --only count,pingpong --policies stealing,sharing --backend sim --cores 2,16
+  twinsched suite --quick --jobs 2                  every benchmark at its test size
   twinsched suite --only fib --json                 the rows as JSON (progress stays on stderr)
   twinsched suite --report savina.html              an HTML page: the table, a chart per benchmark
   twinsched suite ./my-suite --workers 4            a folder of your own scenario files
@@ -88,6 +90,12 @@ void add_suite_command(CLI::App& app, action& chosen) {
                   ->type_name("N")
                   ->capture_default_str(),
               1, 1024);
+  cmd->add_flag("--quick", c->r.quick, "Each benchmark at its test size: the --param overrides of tests/NAME/*.cases "
+                                       "(source tree only).");
+  cmd->add_option("--sizes", c->r.sizes, "Read test sizes (--param overrides per benchmark) from FILE, in the "
+                                         "tests/savina/*.cases format; repeat for more.")
+      ->type_name("FILE")
+      ->allow_extra_args(false);
   cmd->add_flag("--json", c->r.json, "Print the rows, the best per benchmark and the cells left out as JSON, not the table.");
   cmd->add_option("--report", c->r.report, "Write an HTML page: the table and a chart per benchmark (time per policy, "
                                            "real beside simulated).")

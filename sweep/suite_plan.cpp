@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 
 #include "scenarios/scenario_loader.hpp"
 #include "scenarios/toml_reader.hpp"
@@ -15,7 +17,8 @@ using detail::joined;
 bool is_path(const std::string& name) { return name.find('/') != std::string::npos || name == "." || name == ".."; }
 
 /// A spec over the benchmarks: scenario x policy x `count_axis` ("workers" or "cores").
-sweep_spec backend_spec(const suite_plan& p, const suite_request& r, const std::string& backend) {
+sweep_spec backend_spec(const suite_plan& p, const suite_request& r, const std::string& backend,
+                        const std::map<std::string, std::vector<std::string>>& sizes) {
   sweep_spec spec;
   spec.name = "suite " + p.name;
   spec.source = p.folder;
@@ -25,7 +28,9 @@ sweep_spec backend_spec(const suite_plan& p, const suite_request& r, const std::
   sweep_axis scenarios{"scenario", {}}, policies{"policy", p.policies}, counts{backend == "real" ? "workers" : "cores", {}};
   for (const auto& b : p.benchmarks) {
     scenarios.values.push_back(b.scenario);
-    spec.axis_scenarios.emplace(b.scenario, load_axis_scenario(b.scenario, ""));
+    scenario& s = spec.axis_scenarios.emplace(b.scenario, load_axis_scenario(b.scenario, "")).first->second;
+    if (auto it = sizes.find(b.scenario); it != sizes.end())
+      for (const auto& kv : it->second) apply_param_override(s, kv);  // checked by read_sizes
   }
   for (std::uint32_t n : backend == "real" ? r.workers : r.cores) counts.values.push_back(std::to_string(n));
   spec.axes = {scenarios, policies, counts};
@@ -62,6 +67,63 @@ std::vector<std::string> stock_suite_names() {
     if (e.is_directory(ec) && e.path().filename() != "sweeps") names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
+}
+
+std::map<std::string, std::vector<std::string>> read_sizes(const std::vector<std::string>& files,
+                                                           const std::vector<suite_benchmark>& benchmarks) {
+  std::map<std::string, std::vector<std::string>> sizes;
+  for (const auto& file : files) {
+    std::ifstream in(file);
+    if (!in) throw scenario_error(file, 0, 0, "cannot read this file of test sizes");
+    std::string line;
+    for (std::uint32_t n = 1; std::getline(in, line); ++n) {
+      const auto trim = [](std::string s) {
+        s.erase(0, s.find_first_not_of(" \t"));
+        s.erase(s.find_last_not_of(" \t") + 1);
+        return s;
+      };
+      const std::string name = trim(line.substr(0, line.find('|')));
+      if (name.empty() || name[0] == '#') continue;
+      const auto bar = line.find('|'), second = bar == std::string::npos ? bar : line.find('|', bar + 1);
+      if (second == std::string::npos)
+        throw scenario_error(file, n, 1, "expected SCENARIO | POLICIES | --param KEY=VALUE ...");
+      const auto b = std::find_if(benchmarks.begin(), benchmarks.end(), [&](const suite_benchmark& x) {
+        return x.scenario == name || x.name == name.substr(name.rfind('/') + 1);
+      });
+      if (b == benchmarks.end()) continue;
+      std::istringstream args(line.substr(second + 1));
+      std::vector<std::string> params;
+      for (std::string flag, kv; args >> flag;) {
+        if (flag != "--param" || !(args >> kv))
+          throw scenario_error(file, n, std::uint32_t(second + 2), "only --param KEY=VALUE is read here, not '" + flag + "'");
+        scenario check = load_axis_scenario(b->scenario, "");
+        try {
+          apply_param_override(check, kv);
+        } catch (const scenario_error& e) {
+          throw scenario_error(file, n, std::uint32_t(second + 2), b->name + ": " + e.message());
+        }
+        params.push_back(kv);
+      }
+      sizes[b->scenario] = std::move(params);
+    }
+  }
+  return sizes;
+}
+
+std::vector<std::string> quick_size_files(const std::string& name) {
+  namespace fs = std::filesystem;
+  const fs::path tests = fs::path(stock_scenario_folder()).parent_path() / "tests" / name;
+  std::vector<std::string> files;
+  std::error_code ec;
+  if (!is_path(name))
+    for (const auto& e : fs::directory_iterator(tests, ec))
+      if (e.path().extension() == ".cases") files.push_back(e.path().string());
+  std::sort(files.begin(), files.end());
+  if (files.empty())
+    throw scenario_error("--quick", 0, 0, "no test sizes for suite " + name + ": no " + (tests / "*.cases").string() +
+                                              " (the source tree has them, an installed twinsched not); --sizes FILE "
+                                              "names a file of them");
+  return files;
 }
 
 std::string suite_folder(const std::string& name) {
@@ -111,11 +173,15 @@ suite_plan plan_suite(const suite_request& r) {
   for (const auto& name : policy_names())  // the registry's order, each once
     if (r.policies.empty() || std::find(r.policies.begin(), r.policies.end(), name) != r.policies.end())
       p.policies.push_back(name);
+  std::vector<std::string> size_files = r.sizes;
+  if (r.quick)
+    for (auto& f : quick_size_files(r.suite)) size_files.push_back(f);
+  p.sizes = read_sizes(size_files, p.benchmarks);
   for (const std::string backend : {"real", "sim"}) {
     if (r.backend != backend && r.backend != "both") continue;
     if (backend == "real") check_values("--workers", "workers", texts(r.workers));
     if (backend == "sim") check_values("--cores", "cores", texts(r.cores));
-    p.specs.push_back(backend_spec(p, r, backend));
+    p.specs.push_back(backend_spec(p, r, backend, p.sizes));
     for (auto& c : expand(p.specs.back(), &p.skipped)) {
       c.index = p.cells.size();
       p.cells.push_back(std::move(c));

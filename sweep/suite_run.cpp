@@ -20,6 +20,7 @@ int run_suite(const suite_request& r, sweep_display& d, std::ostream& out, std::
   }
   err << "suite " << p.name << ": " << plural(p.benchmarks.size(), "benchmark") << ", " << plural(p.cells.size(), "cell");
   if (!p.skipped.empty()) err << " (" << p.skipped.size() << " more cannot run: n/a in the table)";
+  if (!p.sizes.empty()) err << "; " << p.sizes.size() << " at test sizes";
   err << '\n';
   std::vector<const sweep_cell*> todo;
   for (const auto& c : p.cells) todo.push_back(&c);

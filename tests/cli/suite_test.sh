@@ -52,6 +52,18 @@ assert all(b["policy"] in ("sharing", "stealing") and b["cores"] == 2 for b in j
 assert [(s["benchmark"], s["policy"]) for s in j["skipped"]] == [("count", "donation"), ("pingpong", "donation")], j["skipped"]
 PY
 
+# Test sizes: --sizes reads the --param overrides of a .cases file; --quick those of the source tree's tests/savina/.
+printf 'savina/count | stealing | --param messages=300\n' >sizes.cases
+ts suite ./tiny --only count --backend sim --cores 1 --policies stealing --sizes sizes.cases --json >sized.json 2>err.txt ||
+  fail "--sizes: $(cat err.txt)"
+python3 -c 'import json; r = json.load(open("sized.json"))["rows"]; assert [x["messages"] for x in r] == [303], r' ||
+  fail "--sizes did not set count's messages: $(head -c 300 sized.json)"
+[[ $(cat err.txt) == *"1 cell; 1 at test sizes"* ]] || fail "--sizes is not said on stderr: $(cat err.txt)"
+ts suite --quick --only count --backend sim --cores 1 --policies stealing --json >quick.json 2>err.txt || fail "--quick: $(cat err.txt)"
+want=$(sed -n 's/^savina\/count .*--param messages=\([0-9]*\).*/\1/p' "$src"/tests/savina/*.cases)
+python3 -c "import json, sys; r = json.load(open('quick.json'))['rows']; assert [x['messages'] for x in r] == [int(sys.argv[1]) + 3], r" "$want" ||
+  fail "--quick did not use tests/savina's size for count ($want): $(head -c 300 quick.json)"
+
 # A simulation that reaches the time limit is a hang: FAIL in the table, exit code 1.
 out=$(ts suite ./tiny --only count --backend sim --cores 2 --policies stealing --time-limit 0.000001 2>err.txt); rc=$?
 [[ $rc -eq 1 ]] || fail "a hung cell: exit $rc, expected 1: $out"
@@ -77,5 +89,8 @@ expect2 "^twinsched: --workers takes a list of whole numbers from 1 to 1024, not
 expect2 "^twinsched: --backend takes real, sim or both, not 'gpu'" suite ./tiny --backend gpu
 expect2 "^twinsched: --policies: no cell can run: donation needs" suite ./tiny --policies donation
 expect2 "^twinsched: --report nofolder/r\\.html: folder nofolder does not exist" suite ./tiny --report nofolder/r.html
+printf 'count | stealing | --param nope=1\n' >bad.cases
+expect2 "^twinsched: bad\\.cases:1:19: count: unknown parameter 'nope'" suite ./tiny --sizes bad.cases
+expect2 "^twinsched: --quick: no test sizes for suite \\./tiny" suite ./tiny --quick
 
 finish "suite"

@@ -179,3 +179,37 @@ TEST_CASE("the table shows each cell's time or verdict, the best per benchmark a
   rows[p.cells.front().key] = row_of(p.cells.front(), 1);
   CHECK(suite_ok(p, rows));
 }
+
+TEST_CASE("test sizes come from .cases lines, by benchmark value or name, and --quick finds the source tree's") {
+  const std::string dir = tiny_suite();
+  const auto benchmarks = suite_benchmarks(dir, dir, {});
+  const std::string cases = dir + "/sizes.cases";
+  std::ofstream(cases) << "# a comment\n\nsavina/pp | stealing sharing | --param bounces=10 --param cost_ns=5\n"
+                       << "other/x | stealing | --param nope=1\n";
+  const auto sizes = read_sizes({cases}, benchmarks);
+  REQUIRE(sizes.size() == 1);  // other/x is no benchmark of this suite
+  CHECK(sizes.at(dir + "/pp.toml") == std::vector<std::string>{"bounces=10", "cost_ns=5"});
+  suite_request r;
+  r.suite = dir;
+  r.sizes = {cases};
+  r.backend = "sim";
+  r.policies = {"stealing"};
+  const suite_plan p = plan_suite(r);
+  CHECK(p.sizes.size() == 1);
+  for (const auto& c : p.cells)
+    if (c.s.workload == "pingpong") CHECK(c.effective["workload"]["bounces"] == 10);
+
+  std::ofstream(cases) << "pp | stealing | --workers 2\n";
+  CHECK(error_of([&] { read_sizes({cases}, benchmarks); }) == cases + ":1:16: only --param KEY=VALUE is read here, not '--workers'");
+  std::ofstream(cases) << "pp | stealing | --param nope=2\n";
+  CHECK(error_of([&] { read_sizes({cases}, benchmarks); }).find(cases + ":1:16: pp: unknown parameter 'nope'") == 0);
+  std::ofstream(cases) << "pp stealing\n";
+  CHECK(error_of([&] { read_sizes({cases}, benchmarks); }).find("expected SCENARIO | POLICIES | --param") != std::string::npos);
+  CHECK(error_of([&] { read_sizes({dir + "/none.cases"}, benchmarks); }).find("cannot read") != std::string::npos);
+
+  const auto quick = quick_size_files("savina");  // the source tree's tests/savina/*.cases
+  REQUIRE_FALSE(quick.empty());
+  CHECK(quick.front().ends_with(".cases"));
+  CHECK(error_of([] { quick_size_files("nosuch"); }).find("--quick: no test sizes for suite nosuch") == 0);
+  CHECK(error_of([&] { quick_size_files(dir); }).find("--quick: no test sizes") == 0);
+}
