@@ -73,7 +73,7 @@ void write_suite_report(std::ostream& out, const suite_plan& p, const suite_rows
       const std::string& backend = spec.backends.front();
       const auto best = best_cell(p, rows, b, backend);
       out << " " << backend << " "
-          << (best ? html_escape(best->policy) + " at " + html_escape(suite_config(backend, best->count)) + ", " + time_text(best->time_s)
+          << (best ? html_escape(best->policy) + " at " + best->count + (backend == "real" ? "w" : "c") + ", " + time_text(best->time_s)
                    : std::string("none passed"))
           << ";";
     }

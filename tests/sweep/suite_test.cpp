@@ -167,6 +167,7 @@ TEST_CASE("the table shows each cell's time or verdict, the best per benchmark a
   const std::string html = page.str();
   CHECK(html.find("<h2>pool</h2>") != std::string::npos);
   CHECK(html.find("<h2>pp</h2>") != std::string::npos);
+  CHECK(html.find("<p>best: real sharing at 1w, 1.00 ms; sim sharing at 2c, 11.0 ms;</p>") != std::string::npos);
   CHECK(std::count(html.begin(), html.end(), '<') > 100);
   std::size_t charts = 0;
   for (std::size_t at = 0; (at = html.find("<svg", at)) != std::string::npos; ++at) ++charts;
