@@ -11,6 +11,8 @@
 #include "models/workload/savina/philosopher.hpp"
 #include "models/workload/savina/barber.hpp"
 #include "models/workload/savina/cigsmok.hpp"
+#include "models/workload/savina/logmap.hpp"
+#include "models/workload/savina/banking.hpp"
 
 TEST_SUITE_BEGIN("unit");
 
@@ -203,4 +205,46 @@ TEST_CASE("cigsmok: a round lost, a smoker woken for another's round or a missin
   const std::uint64_t ref = cs::reference_checksum(rounds, smokers, seed);
   CHECK(ref - cs::print(cs::started_smoking, 7) != ref);  // an answer lost
   CHECK(ref != cs::reference_checksum(rounds, smokers, seed + 1));  // other choices
+}
+
+TEST_CASE("logmap: a step lost or taken twice, or a series reported twice, fails the check") {
+  namespace lm = savina_logmap;
+  const auto good = lm::final_terms(100, 4, 3.46, 0.0025);
+  const std::vector<std::uint64_t> once(4, 1);
+  CHECK(lm::result_ok(good, good, once));
+  CHECK_FALSE(lm::result_ok(good, lm::final_terms(99, 4, 3.46, 0.0025), once));   // a step lost
+  CHECK_FALSE(lm::result_ok(good, lm::final_terms(101, 4, 3.46, 0.0025), once));  // a step twice
+  auto twice = once;
+  twice[2] = 2;
+  CHECK_FALSE(lm::result_ok(good, good, twice));  // a series' result reported twice
+  CHECK_FALSE(lm::result_ok(good, {good[0], good[1], good[2]}, once));  // a series missing
+  CHECK(lm::messages(25000, 10) == 750041);
+  const std::uint64_t ref = lm::reference_checksum(100, 4, 3.46, 0.0025);
+  CHECK(ref - lm::print(lm::next_term, 1) != ref);  // a NextTerm lost
+}
+
+TEST_CASE("banking: a transfer lost, half done or done twice fails the check") {
+  namespace bk = savina_banking;
+  const std::uint32_t accounts = 12;
+  const std::uint64_t n = 200, seed = 4;
+  rng r = bk::teller_rng(seed);
+  for (int i = 0; i < 1000; ++i) {
+    const bk::transfer t = bk::next_transfer(r, accounts);
+    CHECK(t.src < t.dest);  // no cycle of waiting accounts
+    CHECK(t.dest < accounts);
+  }
+  const auto good = bk::closing(accounts, n, seed);
+  CHECK(bk::result_ok(n, n, good, good));
+  CHECK_FALSE(bk::result_ok(n, n - 1, good, good));  // a transfer never answered
+  rng r2 = bk::teller_rng(seed);
+  const bk::transfer t = bk::next_transfer(r2, accounts);
+  auto half = good;
+  half[t.dest] -= std::int64_t(t.amount);  // debited, never credited: money lost
+  if (t.amount) CHECK_FALSE(bk::result_ok(n, n, good, half));
+  auto moved = good;
+  moved[t.src] += 5, moved[t.dest] -= 5;  // conserved, but to the wrong account
+  CHECK_FALSE(bk::result_ok(n, n, good, moved));
+  CHECK(bk::result_ok(n, n, bk::closing(accounts, n + 1, seed), bk::closing(accounts, n + 1, seed)));
+  CHECK_FALSE(bk::result_ok(n, n, good, bk::closing(accounts, n + 1, seed)));  // one transfer too many
+  CHECK(bk::messages(1000, 50000) == 201001);
 }

@@ -8,6 +8,8 @@ workload_info savina_bndbuffer_workload();
 workload_info savina_philosopher_workload();
 workload_info savina_barber_workload();
 workload_info savina_cigsmok_workload();
+workload_info savina_logmap_workload();
+workload_info savina_banking_workload();
 
 std::vector<workload_info> savina_concurrency_workloads() {
   return {
@@ -17,6 +19,8 @@ std::vector<workload_info> savina_concurrency_workloads() {
       savina_philosopher_workload(),
       savina_barber_workload(),
       savina_cigsmok_workload(),
+      savina_logmap_workload(),
+      savina_banking_workload(),
   };
 }
 }  // namespace twinsched
