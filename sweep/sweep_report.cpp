@@ -26,12 +26,15 @@ std::size_t order_of(const sweep_spec& spec, int axis, const std::string& v) {
 
 const viz::value_axis msgs_per_s{"msgs/s", "msgs/s (mean)"};
 
-/// x = `xa`'s values (in order), a line per value of `series_axis` (or one for all cells).
+/// x = `xa`'s values (in order), a line per value of `series_axis` (or one for all cells); with
+/// `scenario` set, only the cells of that value of the scenario axis.
 std::string line_chart(const sweep_spec& spec, const std::map<std::string, sweep_row>& rows,
-                       const std::string& backend, int xa, int series_axis) {
+                       const std::string& backend, int xa, int series_axis, const std::string& scenario = "") {
+  const int sa = axis_index(spec, "scenario");
   std::map<std::string, viz::category_line> series;  // by name
   for (const auto& [key, r] : rows) {
     if (r.backend != backend || r.verdict != "OK") continue;
+    if (sa >= 0 && !scenario.empty() && r.values[std::size_t(sa)] != scenario) continue;
     const std::string name = series_axis >= 0 ? r.values[std::size_t(series_axis)] : "all cells";
     viz::category_line& line = series[name];
     line.name = name;
@@ -72,8 +75,11 @@ void write_sweep_report(std::ostream& out, const sweep_spec& spec, const std::ma
   out << "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>sweep " << html_escape(spec.name) << "</title>\n"
       << "<style>body{font-family:sans-serif;margin:2em;max-width:70em}svg.chart{margin:1em 0;font-size:12px}"
          "h2{margin-top:1.5em}td,th{padding:2px 8px}</style></head><body>\n";
-  out << "<h1>sweep " << html_escape(spec.name) << "</h1>\n<p>" << html_escape(spec.source) << ": scenario " << html_escape(spec.base.name)
-      << " (" << html_escape(spec.base.workload) << "); " << rows.size() << " cells: " << ok << " OK, " << fail << " FAIL, " << err
+  std::string scenarios;
+  for (auto& [from, s] : start_scenarios(spec))
+    scenarios += (scenarios.empty() ? "" : ", ") + s->name + " (" + s->workload + ")";
+  out << "<h1>sweep " << html_escape(spec.name) << "</h1>\n<p>" << html_escape(spec.source) << ": scenario"
+      << (spec.axis_scenarios.size() > 1 ? "s " : " ") << html_escape(scenarios) << "; " << rows.size() << " cells: " << ok << " OK, " << fail << " FAIL, " << err
       << " ERROR. Values are messages per second (simulated seconds for sim), the mean over the passing cells of every "
          "axis not shown.</p>\n<table><tr><th>axis</th><th>values</th></tr>\n";
   for (const auto& a : spec.axes) {
@@ -88,7 +94,12 @@ void write_sweep_report(std::ostream& out, const sweep_spec& spec, const std::ma
   auto heat = o.heat_x.empty() ? default_heat_axes(spec) : std::make_pair(o.heat_x, o.heat_y);
   const int hx = axis_index(spec, heat.first), hy = axis_index(spec, heat.second);
   for (const auto& backend : spec.backends) {
-    if (xa >= 0) {
+    if (xa >= 0 && spec.axis_scenarios.size() > 1) {  // msgs/s of different workloads are not averaged together
+      for (auto& [from, s] : start_scenarios(spec)) {
+        out << "<h2>Scaling per policy: " << html_escape(from) << " (" << backend << ")</h2>\n";
+        out << line_chart(spec, rows, backend, xa, policy, from);
+      }
+    } else if (xa >= 0) {
       out << "<h2>Scaling per policy (" << backend << ")</h2>\n";
       out << line_chart(spec, rows, backend, xa, policy);
     }

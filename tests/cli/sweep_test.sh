@@ -139,8 +139,10 @@ TOML
 out=$(ts sweep multi/multi.toml --dry-run 2>&1) || fail "dry run of a scenario axis: $out"
 [[ $out == *"4 cells cannot run, left out (skip_impossible), e.g. backend=sim scenario=fwd.toml policy=donation workers=2: donation needs"* &&
    $(grep -c 'scenario=pool' <<<"$out") -eq 4 && $out == *"sweep multi: 8 cells"* ]] || fail "dry run of a scenario axis: $out"
-out=$(ts sweep multi/multi.toml --axis scenario=multi/fwd.toml,multi/pp.toml --axis policy=stealing -o multi/r 2>&1) ||
+out=$(ts sweep multi/multi.toml --axis scenario=multi/fwd.toml,multi/pp.toml --axis policy=stealing -o multi/r --report multi/r.html 2>&1) ||
   fail "sweep over two scenarios failed: $out"
+grep -q 'Scaling per policy: multi/fwd.toml (sim)' multi/r.html && grep -q 'Scaling per policy: multi/pp.toml (real)' multi/r.html &&
+  grep -q 'scenarios forward (forward), pingpong (pingpong);' multi/r.html || fail "the report does not chart each scenario on its own"
 [[ $out == *"4 cells; ran 4 in"*"4 OK, 0 FAIL, 0 ERROR"* ]] || fail "sweep over two scenarios: $out"
 head -1 multi/r.csv | grep -q '^cell,backend,scenario,policy,workers,machine,name,.*workload\.hops,.*workload\.bounces,' ||
   fail "the CSV of a scenario axis: $(head -1 multi/r.csv)"
