@@ -4,11 +4,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 #include <vector>
 
 #include "models/workload/savina/apsp.hpp"
 #include "models/workload/savina/bitonicsort.hpp"
 #include "models/workload/savina/filterbank.hpp"
+#include "models/workload/savina/piprecision.hpp"
 #include "models/workload/savina/radixsort.hpp"
 #include "models/workload/savina/recmatmul.hpp"
 #include "models/workload/savina/sor.hpp"
@@ -198,4 +200,39 @@ TEST_CASE("filterbank: the pipeline's filters behave as Savina's, and the sink's
   auto wrong_filter = out;
   wrong_filter.kept[2][1] += 1;
   CHECK_FALSE(outputs_ok(wrong_filter, out));
+}
+
+TEST_CASE("piprecision: terms round as Savina's BigDecimal, the sum is pi, a term lost or a digit wrong fails") {
+  using namespace savina_piprecision;
+  auto value = [](const limbs& n) { return n[0] | std::uint64_t(n.size() > 1 ? n[1] : 0) << 32; };
+  // Scale 3, term 1: 4/9 -> 444, 2/12 -> 167, 1/13 -> 77, 1/14 -> 71; 129 / 16 = 8.06 -> 8.
+  const scale_constants three(3);
+  CHECK(value(bbp_term(three, 1)) == 8);
+  CHECK(value(bbp_term(three, 0)) == 4000 - 500 - 200 - 167);
+  // Half to even: 2/4 at scale 0 is 0.5 -> 0; 24/16 = 1.5 -> 2, 40/16 = 2.5 -> 2, 41/16 -> 3.
+  limbs q;
+  div_round(limbs{2, 0}, 4, q);
+  CHECK(value(q) == 0);
+  for (auto [n, r] : {std::pair{24u, 2u}, {40u, 2u}, {41u, 3u}, {8u, 0u}, {7u, 0u}}) {
+    limbs x{n, 0};
+    shift_round(x, 4);
+    CHECK(value(x) == r);
+  }
+  limbs wide{0, 0, 1};  // 2^64 / 2^36 = 2^28, across limbs
+  shift_round(wide, 36);
+  CHECK(value(wide) == 1u << 28);
+  const scale_constants c(300);
+  const std::uint32_t terms = terms_requested(c, 4);
+  CHECK(terms > 40);
+  limbs sum(c.one.size(), 0), missing(c.one.size(), 0);
+  for (std::uint32_t k = 0; k < terms; ++k) {
+    add(sum, bbp_term(c, k));
+    if (k != 7) add(missing, bbp_term(c, k));
+  }
+  CHECK(decimal(sum, 300, 20) == "3.14159265358979323846");
+  CHECK(pi_ok(sum, 300));
+  CHECK_FALSE(pi_ok(missing, 300));
+  auto off = sum;
+  off[3] ^= 1;  // about 10^-271 off
+  CHECK_FALSE(pi_ok(off, 300));
 }

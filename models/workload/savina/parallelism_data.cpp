@@ -9,6 +9,7 @@ workload_info savina_bitonicsort_workload();
 workload_info savina_apsp_workload();
 workload_info savina_sor_workload();
 workload_info savina_filterbank_workload();
+workload_info savina_piprecision_workload();
 
 std::vector<workload_info> savina_parallelism_data_workloads() {
   return {
@@ -19,6 +20,7 @@ std::vector<workload_info> savina_parallelism_data_workloads() {
       savina_apsp_workload(),
       savina_sor_workload(),
       savina_filterbank_workload(),
+      savina_piprecision_workload(),
   };
 }
 }  // namespace twinsched
