@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -83,6 +84,31 @@ class context {
   virtual void did_work_ns(std::uint64_t ns) = 0;
   /// The actor whose message is being processed (empty outside a behavior).
   virtual actor_ref self() const = 0;
+
+  /// Shared words: a table of `workload::shared_words()` 64-bit words, all 0 when the
+  /// workload's `start` runs, that every behavior of the run (and `start`, through the
+  /// injector) may read and compare-and-swap, for a benchmark whose reference shares memory
+  /// between its actors (Savina's A* claims grid nodes by compare-and-swap mid-search).
+  /// Messages stay the way to pass anything else.
+  ///   Protocol: each operation is atomic and sequentially consistent (std::atomic's seq_cst,
+  ///   Java's volatile read and compareAndSet): a load that sees a value a CAS wrote happens
+  ///   after that CAS. Word i is index i of the table; an index at or past its size throws
+  ///   std::out_of_range, which fails the actor like any exception in a behavior.
+  ///   Cost: each word is the platform's atomic (P::atomic<std::uint64_t>), so the machine
+  ///   pays what it pays for any atomic: on real cores a load is a plain load and a CAS a
+  ///   locked cmpxchg, eight words to a 64-byte line (neighbors share lines); in simulation
+  ///   a load costs the machine's atomic_load and a CAS its atomic_rmw, failed or not, each
+  ///   plus a line transfer when another core wrote the word last, every word modeled as a
+  ///   line of its own (no false sharing), and each is a scheduling point.
+  ///   A context that runs no scheduler (a test's sequential harness) need not offer them:
+  ///   these defaults throw std::logic_error.
+  virtual std::uint64_t shared_load(std::uint64_t /*i*/) { throw std::logic_error("shared words outside a run"); }
+  /// If word `i` holds `expected`, stores `desired` there and returns true; otherwise stores
+  /// the word's value into `expected` and returns false (std::atomic's compare_exchange_strong:
+  /// it never fails spuriously).
+  virtual bool shared_cas(std::uint64_t /*i*/, std::uint64_t& /*expected*/, std::uint64_t /*desired*/) {
+    throw std::logic_error("shared words outside a run");
+  }
 
   /// Spawns an actor with a new B(args...) as its behavior. Prefer it to spawn(make_unique):
   /// a behavior of up to 32 bytes lives in the actor's first cache line, beside its mailbox

@@ -50,6 +50,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -106,6 +107,8 @@ class scheduler final : public worker_control {
 
   /// Runs `w` to quiescence. Call once.
   run_result run(workload& w) {
+    shared_size_ = w.shared_words();
+    if (shared_size_ != 0) shared_ = std::make_unique<typename P::template atomic<std::uint64_t>[]>(shared_size_);  // all 0
     w.start(injector_);
     t0_ = plat_.now_ns();
     counts_.store(std::uint64_t(cfg_.workers) << 32, std::memory_order_relaxed);  // no worker yet: start_worker publishes it
@@ -200,6 +203,13 @@ class scheduler final : public worker_control {
     return c;
   }
 
+  /// Shared word `i` (behavior.hpp, context::shared_load and shared_cas: the protocol and
+  /// its cost), for the contexts: seq_cst, as Java's volatile fields.
+  std::uint64_t shared_load(std::uint64_t i) { return shared_word(i).load(std::memory_order_seq_cst); }
+  bool shared_cas(std::uint64_t i, std::uint64_t& expected, std::uint64_t desired) {
+    return shared_word(i).compare_exchange_strong(expected, desired, std::memory_order_seq_cst, std::memory_order_seq_cst);
+  }
+
   /// A behavior failed; the run goes on.
   void report(std::string what) {
     lock_guard g(errors_mutex_);
@@ -284,12 +294,22 @@ class scheduler final : public worker_control {
     void burn_ns(std::uint64_t) override {}
     void did_work_ns(std::uint64_t) override {}
     actor_ref self() const override { return {}; }
+    std::uint64_t shared_load(std::uint64_t i) override { return s_.shared_load(i); }
+    bool shared_cas(std::uint64_t i, std::uint64_t& expected, std::uint64_t desired) override {
+      return s_.shared_cas(i, expected, desired);
+    }
 
     scheduler& s_;
     envelope_pool<P> pool_;
     std::uint64_t sent_ = 0;  // written before workers start; read after
     arena<cell> actors_;
   };
+
+  typename P::template atomic<std::uint64_t>& shared_word(std::uint64_t i) {
+    if (i >= shared_size_)
+      throw std::out_of_range("shared word " + std::to_string(i) + " of a table of " + std::to_string(shared_size_));
+    return shared_[i];
+  }
 
   void launch(unsigned i) {  // slot i is taken (constructor, or reserve_worker)
     auto* raw = workers_[i].get();
@@ -383,6 +403,8 @@ class scheduler final : public worker_control {
   std::vector<std::unique_ptr<worker<P, Pol>>> workers_;
   injector injector_;
   typename P::template atomic<std::uint32_t> next_id_{1};
+  std::unique_ptr<typename P::template atomic<std::uint64_t>[]> shared_;  // the workload's shared words
+  std::uint64_t shared_size_ = 0;
   std::unique_ptr<typename P::template atomic<std::uint32_t>[]> slot_busy_;  // 1 while a thread owns the slot
   std::uint64_t t0_ = 0;
   alignas(64) typename P::template atomic<std::uint64_t> counts_{0};  // running << 32 | idle

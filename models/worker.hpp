@@ -223,6 +223,10 @@ class worker final : public context {
   void burn_ns(std::uint64_t ns) override { s_.plat().burn_ns(ns); }
   void did_work_ns(std::uint64_t ns) override { s_.plat().charge_ns(ns); }
   actor_ref self() const override { return actor_ref(current_); }
+  std::uint64_t shared_load(std::uint64_t i) override { return s_.shared_load(i); }
+  bool shared_cas(std::uint64_t i, std::uint64_t& expected, std::uint64_t desired) override {
+    return s_.shared_cas(i, expected, desired);
+  }
 
   // ---- read by the scheduler ----
 

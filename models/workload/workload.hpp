@@ -72,6 +72,9 @@ class workload {
   virtual bool has_groups() const { return false; }
   /// Its peak size; a workload that cannot say counts as small.
   virtual footprint peak() const { return {}; }
+  /// How many shared words its behaviors use (context::shared_load and shared_cas, which say
+  /// what they cost); asked once, before `start`. Most need none.
+  virtual std::uint64_t shared_words() const { return 0; }
 };
 
 /// What most workloads' checksum() is: the sum of the values their behaviors accumulated
