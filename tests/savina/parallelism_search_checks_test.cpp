@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "models/workload/savina/astar.hpp"
 #include "models/workload/savina/facloc.hpp"
 #include "models/workload/savina/fib.hpp"
 #include "models/workload/savina/nqueenk.hpp"
@@ -155,4 +156,50 @@ TEST_CASE("uct: the tree's shape may vary, but the check refuses a tree a correc
   CHECK_FALSE(result_ok(100, 10, o));
   rng r(1);
   for (int i = 0; i < 100; ++i) CHECK(next_normal(r, 5, 10) > 0);
+}
+
+TEST_CASE("astar: the grid is Savina's, and the check refuses claims a correct search cannot leave") {
+  using namespace savina_astar;
+  // java.util.Random: new Random(42).nextInt() is -1170105035
+  CHECK(std::int32_t(std::uint32_t(java_step(java_scramble(42)) >> 16)) == -1170105035);
+  const grid g = make_grid(30);
+  CHECK(g.nodes() == 27000);
+  CHECK(g.target() == 24 * 900 + 24 * 30 + 24);
+  CHECK(g.edges.size() == 78712);  // the links Random(123456) draws for Savina's default grid
+  for (std::uint32_t n = 0; n < g.nodes(); ++n)
+    for (std::uint32_t e = g.first[n]; e < g.first[n + 1]; ++e) REQUIRE(g.edges[e] > n);  // forward only
+  REQUIRE(reachable(g, g.target()));
+  // one interleaving: a claim each reachable node but the origin up to the target, then the rest
+  const sequential_outcome run = run_sequentially(g, 1024, 20);
+  CHECK(check(g, run.claims).empty());
+  CHECK(run.messages == 5431);
+  CHECK(run.claims.size() == 20491);
+
+  std::vector<claim> c = run.claims;
+  c.push_back(c[c.size() / 2]);  // a node claimed twice: a compare-and-swap that was not atomic
+  CHECK(check(g, c).find("claimed twice") != std::string::npos);
+  c = run.claims;
+  c.erase(c.begin());  // the first claim lost: its node's children have a parent never claimed
+  CHECK(check(g, c).find("never claimed") != std::string::npos);
+  c = run.claims;
+  ++c.back().distance;
+  CHECK(check(g, c).find("wrong distance") != std::string::npos);
+  c = run.claims;
+  c.back().parent = 0;  // the origin links to none of the far nodes
+  CHECK(check(g, c).find("does not link") != std::string::npos);
+  c = run.claims;
+  std::erase_if(c, [&](const claim& x) { return x.node == g.target(); });  // never found
+  CHECK(check(g, c) == "the target was never claimed");
+  c = run.claims;
+  c.push_back({0, 0, 0});  // the origin claimed
+  CHECK_FALSE(check(g, c).empty());
+
+  // 2^3 nodes, one search finds (1,1,1): the start, its work, done and received, then a stop to
+  // every worker for the target and another when the last work completes (dead letters), and
+  // each worker's stop back: 4 + 3 workers
+  const grid tiny = make_grid(2);
+  REQUIRE(reachable(tiny, tiny.target()));
+  CHECK(run_sequentially(tiny, 1024, 1).messages == 7);
+  CHECK(run_sequentially(tiny, 1024, 3).messages == 13);
+  CHECK(claimed_word(5, 3) == (std::uint64_t(3) << 32 | 6));
 }
