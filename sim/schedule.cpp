@@ -141,14 +141,14 @@ double schedule_perturbation::note(int w, std::uint64_t op, double delay, const 
 }
 
 double schedule_perturbation::decide(int w, std::uint64_t op, const char* file, unsigned line) {
-  const std::uint64_t g = global_++;
+  const std::uint64_t nth = global_++;
   if (spec_.strategy == "random") {
     if (unit(rand_) >= spec_.p) return 0;
     return note(w, op, log_uniform(rand_, spec_.min_delay_ns, spec_.max_delay_ns), file, line);
   }
   if (spec_.strategy == "pct") {
-    if (next_change_ >= change_points_.size() || g < change_points_[next_change_]) return 0;
-    while (next_change_ < change_points_.size() && change_points_[next_change_] <= g) ++next_change_;
+    if (next_change_ >= change_points_.size() || nth < change_points_[next_change_]) return 0;
+    while (next_change_ < change_points_.size() && change_points_[next_change_] <= nth) ++next_change_;
     return note(w, op, log_uniform(rand_, spec_.max_delay_ns, spec_.max_delay_ns * 20), file, line);
   }
   if (spec_.strategy == "list") {
