@@ -33,13 +33,8 @@ inline std::uint64_t message_value(std::uint32_t self, std::uint32_t t, std::uin
 class block_actor final : public behavior {
  public:
   block_actor(const setup& s, std::uint32_t id) : s_(s), id_(id), bi_(id / s.per_dim), bj_(id % s.per_dim) {
-    own_ = new block(1, block_of(s.graph, s.n, s.b, bi_, bj_));
+    own_ = std::make_shared<const block>(block{block_of(s.graph, s.n, s.b, bi_, bj_)});
     for (auto& r : rounds_) r.from.assign(std::size_t(s.per_dim) * s.per_dim, nullptr);
-  }
-  ~block_actor() override {
-    block::release(own_);
-    for (auto& r : rounds_)
-      for (const block* p : r.from) block::release(p);
   }
 
   void receive(context& ctx, const message& m) override {
@@ -57,12 +52,12 @@ class block_actor final : public behavior {
   }
 
   std::uint64_t acc() const { return acc_; }
-  const block* result() const { return own_; }
+  const block* result() const { return own_.get(); }
 
  private:
   /// The blocks of one round (the iteration whose output they are), by sender.
   struct round {
-    std::vector<const block*> from;
+    std::vector<block_ref> from;
     std::uint32_t count = 0;
   };
 
@@ -71,18 +66,16 @@ class block_actor final : public behavior {
   /// round, n, is needed by no one.
   void on_result(context& ctx, const message& m) {
     const std::uint32_t src = std::uint32_t(m.b >> 32), r = std::uint32_t(m.b);
-    const auto* p = reinterpret_cast<const block*>(m.a);
+    block_ref p = std::move(*std::unique_ptr<block_ref>(reinterpret_cast<block_ref*>(m.a)));  // its reference
     acc_ += message_value(id_, m.tag, src, r);
     if (!has_neighbors_) ++errors_;
     if (r == s_.n || r < k_ + 1 || r > k_ + 2) {
       if (r != s_.n) ++errors_;
-      block::release(p);
       return;
     }
     round& rd = rounds_[r & 1];
     if (rd.from[src]) ++errors_;
-    block::release(rd.from[src]);
-    rd.from[src] = p;
+    rd.from[src] = std::move(p);
     ++rd.count;
     // Savina: with every neighbor's block of the round, compute the next iteration and send it.
     while (k_ + 1 < s_.n && rounds_[(k_ + 1) & 1].count == s_.neighbors()) {
@@ -102,26 +95,24 @@ class block_actor final : public behavior {
     };
     std::vector<std::int64_t> next(std::size_t(s_.b) * s_.b);
     relax(own_->d.data(), at(bi_, kb), kl, at(kb, bj_), kl, next.data(), s_.b);
-    for (const block*& p : rd.from) block::release(std::exchange(p, nullptr));
+    for (block_ref& p : rd.from) p.reset();
     rd.count = 0;
-    block::release(own_);
-    own_ = new block(1, std::move(next));
+    own_ = std::make_shared<const block>(block{std::move(next)});
   }
 
   /// Sends this block, as iteration k_ left it, to every actor of its block row and column.
   void notify(context& ctx) {
-    own_->refs.fetch_add(s_.neighbors(), std::memory_order_relaxed);
     const std::uint64_t word = std::uint64_t(id_) << 32 | (k_ + 1);
     for (std::uint32_t r = 0; r < s_.per_dim; ++r)
-      if (r != bi_) ctx.send(s_.refs[r * s_.per_dim + bj_], message{std::uint64_t(own_), word, result_tag});
+      if (r != bi_) ctx.send(s_.refs[r * s_.per_dim + bj_], message{std::uint64_t(new block_ref(own_)), word, result_tag});
     for (std::uint32_t c = 0; c < s_.per_dim; ++c)
-      if (c != bj_) ctx.send(s_.refs[bi_ * s_.per_dim + c], message{std::uint64_t(own_), word, result_tag});
+      if (c != bj_) ctx.send(s_.refs[bi_ * s_.per_dim + c], message{std::uint64_t(new block_ref(own_)), word, result_tag});
   }
 
   const setup& s_;
   std::uint32_t id_, bi_, bj_;
   std::uint32_t k_ = std::uint32_t(-1);  ///< the last iteration computed (Savina's k, from -1)
-  block* own_;
+  block_ref own_;
   round rounds_[2];
   bool has_neighbors_ = false;
 

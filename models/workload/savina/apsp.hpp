@@ -2,8 +2,8 @@
 // Floyd-Warshall the result is checked against, shared by the workload (apsp.cpp) and its test.
 #pragma once
 #include <algorithm>
-#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "../../rng.hpp"
@@ -21,15 +21,12 @@ inline std::vector<std::int64_t> graph(std::uint32_t n, std::uint32_t w, std::ui
 }
 
 /// A b x b block of distances as one iteration left it, shared by its owner and the neighbors it
-/// was sent to (Savina sends one array to all of them); the last to let go frees it.
+/// was sent to (Savina sends one array to all of them): every holder keeps a reference of its own
+/// and the last to let go frees it. A message carries a reference made for its receiver.
 struct block {
-  mutable std::atomic<std::uint32_t> refs;
   std::vector<std::int64_t> d;
-  block(std::uint32_t holders, std::vector<std::int64_t> data) : refs(holders), d(std::move(data)) {}
-  static void release(const block* p) {
-    if (p && p->refs.fetch_sub(1, std::memory_order_acq_rel) == 1) delete p;
-  }
 };
+using block_ref = std::shared_ptr<const block>;
 
 /// One Floyd-Warshall iteration of a block, as Savina's performComputation: for pivot k,
 /// out[i][j] = min(prev[i][j], D[gi][k] + D[k][gj]), where `col_k` is the block of this block's
