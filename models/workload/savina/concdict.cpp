@@ -8,6 +8,7 @@
 
 #include "concdict.hpp"
 #include "savina.hpp"
+#include "savina_common.hpp"
 
 namespace twinsched {
 namespace {
@@ -83,23 +84,8 @@ class worker final : public behavior {
   request last_{};
 };
 
-class master final : public behavior {
- public:
-  explicit master(const setup& s) : s_(s) {}
-  void receive(context& ctx, const message& m) override {
-    acc_ += reply_print(worker_end, m.a, 0);
-    if (++ended_ == s_.workers) {
-      ctx.send(s_.dict, message{0, 0, dictionary_end});
-      ctx.stop();
-    }
-  }
-  std::uint64_t acc() const { return acc_; }
-  std::uint64_t ended_ = 0;
-
- private:
-  const setup& s_;
-  std::uint64_t acc_ = 0;
-};
+std::uint64_t worker_end_print(std::uint64_t worker) { return reply_print(worker_end, worker, 0); }
+using master = savina::end_master<setup, &setup::dict, dictionary_end, worker_end_print>;
 
 class concdict final : public workload {
  public:
@@ -115,13 +101,7 @@ class concdict final : public workload {
     master_ = &m.behavior;
     s_.dict = d;
     s_.master = m;
-    std::vector<actor_ref> ws;
-    for (std::uint64_t i = 0; i < s_.workers; ++i) {
-      auto w = ctx.spawn_as<worker>({}, s_, legal_, i);
-      workers_.push_back(&w.behavior);
-      ws.push_back(w);
-    }
-    for (actor_ref w : ws) ctx.send(w, message{0, 0, do_work});
+    savina::spawn_workers(ctx, s_.workers, workers_, message{0, 0, do_work}, s_, legal_);
   }
 
   std::uint64_t checksum() const override { return sum_of_acc(workers_) + dict_->acc() + master_->acc(); }
@@ -146,7 +126,7 @@ class concdict final : public workload {
   bool result_ok() const override {
     std::uint64_t bad = 0;
     for (const worker* w : workers_) bad += w->bad_reads_;
-    return bad == 0 && master_->ended_ == s_.workers && legal_.final_ok(dict_->map());
+    return bad == 0 && master_->ended() == s_.workers && legal_.final_ok(dict_->map());
   }
   std::string detail() const override {
     char buf[64];

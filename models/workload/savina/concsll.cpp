@@ -8,6 +8,7 @@
 
 #include "concsll.hpp"
 #include "savina.hpp"
+#include "savina_common.hpp"
 
 namespace twinsched {
 namespace {
@@ -97,23 +98,8 @@ class worker final : public behavior {
   std::unordered_multiset<std::int32_t> own_;  // this worker's answered writes
 };
 
-class master final : public behavior {
- public:
-  explicit master(const setup& s) : s_(s) {}
-  void receive(context& ctx, const message& m) override {
-    acc_ += reply_print(worker_end, m.a, 0);
-    if (++ended_ == s_.workers) {
-      ctx.send(s_.list, message{0, 0, list_end});
-      ctx.stop();
-    }
-  }
-  std::uint64_t acc() const { return acc_; }
-  std::uint64_t ended_ = 0;
-
- private:
-  const setup& s_;
-  std::uint64_t acc_ = 0;
-};
+std::uint64_t worker_end_print(std::uint64_t worker) { return reply_print(worker_end, worker, 0); }
+using master = savina::end_master<setup, &setup::list, list_end, worker_end_print>;
 
 class concsll final : public workload {
  public:
@@ -135,13 +121,7 @@ class concsll final : public workload {
     master_ = &m.behavior;
     s_.list = l;
     s_.master = m;
-    std::vector<actor_ref> ws;
-    for (std::uint64_t i = 0; i < s_.workers; ++i) {
-      auto w = ctx.spawn_as<worker>({}, s_, legal_, i);
-      workers_.push_back(&w.behavior);
-      ws.push_back(w);
-    }
-    for (actor_ref w : ws) ctx.send(w, message{0, 0, do_work});
+    savina::spawn_workers(ctx, s_.workers, workers_, message{0, 0, do_work}, s_, legal_);
   }
 
   std::uint64_t checksum() const override { return sum_of_acc(workers_) + list_->acc() + master_->acc(); }
@@ -165,7 +145,7 @@ class concsll final : public workload {
   bool result_ok() const override {
     std::uint64_t wrong = 0;
     for (const worker* w : workers_) wrong += w->wrong_answers_;
-    return wrong == 0 && master_->ended_ == s_.workers && legal_.final_ok(list_->list().items());
+    return wrong == 0 && master_->ended() == s_.workers && legal_.final_ok(list_->list().items());
   }
   std::string detail() const override {
     char buf[64];
