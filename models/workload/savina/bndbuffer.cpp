@@ -21,9 +21,28 @@ struct setup {
   actor_ref manager;
 };
 
-class producer final : public behavior {
+/// What a producer and a consumer share: Savina's processItem on a running item, which the
+/// simulator charges as its log terms, and the actor's checksum term.
+class party : public behavior {
  public:
-  producer(const setup& s, std::uint64_t id) : s_(s), id_(id) {}
+  std::uint64_t acc() const { return acc_; }
+
+ protected:
+  party(const setup& s, std::uint64_t id) : s_(s), id_(id) {}
+  /// The item becomes processItem(v) at `cost` x 100 log terms.
+  void process(context& ctx, double v, std::uint64_t cost) {
+    item_ = process_item(v, cost, s_.seed);
+    ctx.did_work_ns(std::uint64_t(double(terms(cost)) * s_.log_ns));
+  }
+
+  const setup& s_;
+  std::uint64_t id_, acc_ = 0;
+  double item_ = 0;
+};
+
+class producer final : public party {
+ public:
+  producer(const setup& s, std::uint64_t id) : party(s, id) {}
   void receive(context& ctx, const message&) override {
     acc_ += print(produce, (id_ << 32) | produced_);
     if (produced_ == s_.items) {
@@ -31,23 +50,16 @@ class producer final : public behavior {
       ctx.stop();
       return;
     }
-    item_ = process_item(item_, s_.prod_cost, s_.seed);
-    ctx.did_work_ns(std::uint64_t(double(terms(s_.prod_cost)) * s_.log_ns));
+    process(ctx, item_, s_.prod_cost);
     ctx.send(s_.manager, message{std::bit_cast<std::uint64_t>(item_), (id_ << 32) | produced_, data_item});
     ++produced_;
   }
-  std::uint64_t acc() const { return acc_; }
   std::uint64_t produced_ = 0;
-
- private:
-  const setup& s_;
-  std::uint64_t id_, acc_ = 0;
-  double item_ = 0;
 };
 
-class consumer final : public behavior {
+class consumer final : public party {
  public:
-  consumer(const setup& s, std::uint64_t id) : s_(s), id_(id) {}
+  consumer(const setup& s, std::uint64_t id) : party(s, id) {}
   void receive(context& ctx, const message& m) override {
     if (m.tag == consumer_exit) {
       acc_ += print(consumer_exit, id_);
@@ -56,18 +68,11 @@ class consumer final : public behavior {
     }
     const double v = std::bit_cast<double>(m.a);
     acc_ += item_print(m.b >> 32, std::uint32_t(m.b), v);
-    item_ = process_item(item_ + v, s_.cons_cost, s_.seed);
-    ctx.did_work_ns(std::uint64_t(double(terms(s_.cons_cost)) * s_.log_ns));
+    process(ctx, item_ + v, s_.cons_cost);
     ++consumed_;
     ctx.send(s_.manager, message{0, 0, consumer_available});
   }
-  std::uint64_t acc() const { return acc_; }
   std::uint64_t consumed_ = 0;
-
- private:
-  const setup& s_;
-  std::uint64_t id_, acc_ = 0;
-  double item_ = 0;
 };
 
 class manager final : public behavior {
