@@ -10,6 +10,7 @@
 #include "../../config.hpp"
 #include "apsp.hpp"
 #include "savina.hpp"
+#include "savina_common.hpp"
 
 namespace twinsched {
 namespace {
@@ -135,11 +136,7 @@ class apsp final : public workload {
 
   void start(context& ctx) override {
     s_.graph = graph(s_.n, w_, seed_);
-    for (std::uint32_t id = 0; id < s_.per_dim * s_.per_dim; ++id) {
-      auto a = ctx.spawn_as<block_actor>({}, s_, id);
-      actors_.push_back(&a.behavior);
-      s_.refs.push_back(a);
-    }
+    savina::spawn_each(ctx, std::uint32_t(s_.per_dim * s_.per_dim), actors_, s_.refs, s_);
     for (actor_ref r : s_.refs) ctx.send(r, message{0, 0, neighbors_tag});
     for (actor_ref r : s_.refs) ctx.send(r, message{0, 0, initial_tag});
   }

@@ -11,6 +11,7 @@
 #include "../../config.hpp"
 #include "bitonicsort.hpp"
 #include "savina.hpp"
+#include "savina_common.hpp"
 
 namespace twinsched {
 namespace {
@@ -53,11 +54,7 @@ class bitonicsort final : public workload {
     s_.net = build(std::uint32_t(n_));
     s_.input = savina_radixsort::input(n_, m_, seed_);
     s_.out.reserve(n_);
-    for (std::uint32_t i = 0; i < s_.net.nodes.size(); ++i) {
-      auto a = ctx.spawn_as<net_actor>({}, s_, i);
-      actors_.push_back(&a.behavior);
-      s_.refs.push_back(a);
-    }
+    savina::spawn_each(ctx, std::uint32_t(s_.net.nodes.size()), actors_, s_.refs, s_);
     ctx.send(s_.refs[0], message{0, 0, start_tag});
   }
 

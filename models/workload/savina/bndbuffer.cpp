@@ -10,6 +10,7 @@
 #include "../../config.hpp"
 #include "bndbuffer.hpp"
 #include "savina.hpp"
+#include "savina_common.hpp"
 
 namespace twinsched {
 namespace {
@@ -146,21 +147,12 @@ class bndbuffer final : public workload {
   }
 
   void start(context& ctx) override {
-    std::vector<actor_ref> cs, ps;
-    for (std::uint64_t i = 0; i < s_.consumers; ++i) {
-      auto c = ctx.spawn_as<consumer>({}, s_, i);
-      consumers_.push_back(&c.behavior);
-      cs.push_back(c);
-    }
+    std::vector<actor_ref> cs;
+    savina::spawn_each(ctx, s_.consumers, consumers_, cs, s_);
     auto m = ctx.spawn_as<manager>({.name = "manager", .state_bytes = 1024}, s_, cs);
     manager_ = &m.behavior;
     s_.manager = m;
-    for (std::uint64_t i = 0; i < s_.producers; ++i) {
-      auto pr = ctx.spawn_as<producer>({}, s_, i);
-      producers_.push_back(&pr.behavior);
-      ps.push_back(pr);
-    }
-    for (actor_ref pr : ps) ctx.send(pr, message{0, 0, produce});
+    savina::spawn_workers(ctx, s_.producers, producers_, message{0, 0, produce}, s_);
   }
 
   std::uint64_t checksum() const override {

@@ -11,6 +11,7 @@
 
 #include "chameneos.hpp"
 #include "savina.hpp"
+#include "savina_common.hpp"
 
 namespace twinsched {
 namespace {
@@ -95,11 +96,7 @@ class chameneos final : public workload {
     auto m = ctx.spawn_as<mall>({.name = "mall"}, s_);
     s_.mall = m;
     mall_ = &m.behavior;
-    for (std::uint64_t i = 0; i < s_.creatures; ++i) {
-      auto c = ctx.spawn_as<creature>({}, s_, i);
-      s_.refs.push_back(c);
-      creatures_.push_back(&c.behavior);
-    }
+    savina::spawn_each(ctx, s_.creatures, creatures_, s_.refs, s_);
     for (std::uint64_t i = 0; i < s_.creatures; ++i) ctx.send(m, message{initial(i), i, meet});
   }
 

@@ -8,6 +8,7 @@
 
 #include "fjthrput.hpp"
 #include "savina.hpp"
+#include "savina_common.hpp"
 
 namespace twinsched {
 namespace {
@@ -57,11 +58,7 @@ class fjthrput final : public workload {
       : s_{std::uint64_t(p.integer("actors")), std::uint64_t(p.integer("messages")), theta, {}} {}
 
   void start(context& ctx) override {
-    for (std::uint64_t i = 0; i < s_.actors; ++i) {
-      auto a = ctx.spawn_as<throughput_actor>({}, s_, i);
-      s_.refs.push_back(a);
-      actors_.push_back(&a.behavior);
-    }
+    savina::spawn_each(ctx, s_.actors, actors_, s_.refs, s_);
     ctx.send(ctx.spawn_as<sender>({.name = "sender"}, s_), message{});
   }
 

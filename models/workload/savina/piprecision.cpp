@@ -11,6 +11,7 @@
 #include "../../rng.hpp"
 #include "piprecision.hpp"
 #include "savina.hpp"
+#include "savina_common.hpp"
 
 namespace twinsched {
 namespace {
@@ -113,11 +114,7 @@ class piprecision final : public workload {
     auto m = ctx.spawn_as<master>({.name = "piprecision-master"}, s_);
     master_ = &m.behavior;
     s_.master = m;
-    for (std::uint32_t w = 0; w < s_.workers; ++w) {
-      auto a = ctx.spawn_as<worker>({}, s_, w);
-      workers_.push_back(&a.behavior);
-      s_.refs.push_back(a);
-    }
+    savina::spawn_each(ctx, s_.workers, workers_, s_.refs, s_);
     ctx.send(m, message{0, 0, start_tag});
   }
 

@@ -32,16 +32,23 @@ class end_master final : public behavior {
   std::uint64_t acc_ = 0, ended_ = 0;
 };
 
-/// Spawns `n` workers, the i-th built from (args..., i), into `out`, and only then sends each
-/// `go`, so that no worker runs before all exist.
-template <class Worker, class... Args>
-void spawn_workers(context& ctx, std::uint64_t n, std::vector<Worker*>& out, const message& go, const Args&... args) {
-  std::vector<actor_ref> ws;
-  for (std::uint64_t i = 0; i < n; ++i) {
-    auto w = ctx.spawn_as<Worker>({}, args..., i);
-    out.push_back(&w.behavior);
-    ws.push_back(w);
+/// Spawns `n` actors of B, the i-th built from (args..., i), adding each behavior to `out` and
+/// its address to `refs`.
+template <class B, class Index, class... Args>
+void spawn_each(context& ctx, Index n, std::vector<B*>& out, std::vector<actor_ref>& refs, Args&&... args) {
+  for (Index i = 0; i < n; ++i) {
+    auto made = ctx.spawn_as<B>({}, args..., i);
+    out.push_back(&made.behavior);
+    refs.push_back(made);
   }
+}
+
+/// Spawns `n` workers as spawn_each does, and only then sends each `go`, so that no worker runs
+/// before all exist.
+template <class Worker, class... Args>
+void spawn_workers(context& ctx, std::uint64_t n, std::vector<Worker*>& out, const message& go, Args&&... args) {
+  std::vector<actor_ref> ws;
+  spawn_each(ctx, n, out, ws, args...);
   for (actor_ref w : ws) ctx.send(w, go);
 }
 
