@@ -7,6 +7,7 @@
 
 #include "cigsmok.hpp"
 #include "savina.hpp"
+#include "savina_common.hpp"
 
 namespace twinsched {
 namespace {
@@ -14,7 +15,7 @@ using namespace savina_cigsmok;
 
 class smoker final : public behavior {
  public:
-  smoker(std::uint64_t id, double wait_ns) : id_(id), wait_ns_(wait_ns) {}
+  smoker(double wait_ns, std::uint64_t id) : id_(id), wait_ns_(wait_ns) {}
   void receive(context& ctx, const message& m) override {
     if (m.tag == exit) {
       acc_ += print(exit, id_);
@@ -70,11 +71,7 @@ class cigsmok final : public workload {
 
   void start(context& ctx) override {
     std::vector<actor_ref> refs;
-    for (std::uint32_t i = 0; i < smokers_; ++i) {
-      auto s = ctx.spawn_as<smoker>({}, i, wait_ns_);
-      smoker_list_.push_back(&s.behavior);
-      refs.push_back(s);
-    }
+    savina::spawn_each(ctx, smokers_, smoker_list_, refs, wait_ns_);
     auto a = ctx.spawn_as<arbiter>({.name = "arbiter"}, rounds_, seed_, refs);
     arbiter_ = &a.behavior;
     ctx.send(a, message{0, 0, arbiter_start});

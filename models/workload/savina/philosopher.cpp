@@ -7,6 +7,7 @@
 
 #include "philosopher.hpp"
 #include "savina.hpp"
+#include "savina_common.hpp"
 
 namespace twinsched {
 namespace {
@@ -14,7 +15,7 @@ using namespace savina_philosopher;
 
 class philosopher final : public behavior {
  public:
-  philosopher(std::uint64_t id, std::uint64_t rounds, actor_ref arbitrator)
+  philosopher(std::uint64_t rounds, actor_ref arbitrator, std::uint64_t id)
       : id_(id), rounds_(rounds), arbitrator_(arbitrator) {}
   void receive(context& ctx, const message& m) override {
     switch (m.tag) {
@@ -93,13 +94,7 @@ class philosophers final : public workload {
   void start(context& ctx) override {
     auto a = ctx.spawn_as<arbitrator>({.name = "arbitrator", .state_bytes = 256}, n_);
     arbitrator_ = &a.behavior;
-    std::vector<actor_ref> ps;
-    for (std::uint64_t i = 0; i < n_; ++i) {
-      auto ph = ctx.spawn_as<philosopher>({}, i, rounds_, a.ref);
-      philosophers_.push_back(&ph.behavior);
-      ps.push_back(ph);
-    }
-    for (actor_ref ph : ps) ctx.send(ph, message{0, 0, savina_philosopher::start});
+    savina::spawn_workers(ctx, n_, philosophers_, message{0, 0, savina_philosopher::start}, rounds_, a.ref);
   }
 
   std::uint64_t checksum() const override { return sum_of_acc(philosophers_) + arbitrator_->acc(); }
