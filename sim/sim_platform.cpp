@@ -16,7 +16,6 @@ sim_platform* running_platform = nullptr;  // the one simulation of this process
 }  // namespace
 
 using sim_detail::actor_state;
-using sim_detail::g;
 
 struct sim_platform::impl {
   sg::Engine* engine = nullptr;  // never deleted: SimGrid's engine cannot be reset within a process
@@ -48,34 +47,34 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   // Keep the machine's socket layout; more cores than it has widen each socket.
   std::uint32_t per_socket = cores_ <= m.cores() ? m.cores_per_socket : (cores_ + m.sockets - 1) / m.sockets;
 
-  g = sim_detail::state{};
-  g.fine = c.fine;
-  g.quantum = c.quantum_ns > 0 ? c.quantum_ns : m.quantum_ns;
-  g.cores_per_socket = per_socket;
-  g.clock_ghz = m.clock_ghz;
-  g.load = m.atomic_load;
-  g.store = m.atomic_store;
-  g.rmw = m.atomic_rmw;
-  g.fence = m.fence;
-  g.same = m.line_same_socket;
-  g.cross = m.line_cross_socket;
-  g.per_kib = m.migration_per_kib;
-  g.handoff = m.lock_handoff;
-  g.contended_unlock = m.contended_unlock;
-  g.queue_op = {m.queue_op, m.locked_queue_op};  // queue_kind order
-  g.park = m.park;
-  g.unpark = m.unpark;
-  g.wake = m.wake_latency;
-  g.spin = m.spin;
-  g.yield = m.yield;
-  g.burn_call = m.burn_call;
-  g.runtime = {m.message, m.turn, m.envelope, m.mailbox_push, m.mailbox_pop};  // runtime_op order
-  g.cur = &impl_->driver;
+  sim_detail::g = sim_detail::state{};
+  sim_detail::g.fine = c.fine;
+  sim_detail::g.quantum = c.quantum_ns > 0 ? c.quantum_ns : m.quantum_ns;
+  sim_detail::g.cores_per_socket = per_socket;
+  sim_detail::g.clock_ghz = m.clock_ghz;
+  sim_detail::g.load = m.atomic_load;
+  sim_detail::g.store = m.atomic_store;
+  sim_detail::g.rmw = m.atomic_rmw;
+  sim_detail::g.fence = m.fence;
+  sim_detail::g.same = m.line_same_socket;
+  sim_detail::g.cross = m.line_cross_socket;
+  sim_detail::g.per_kib = m.migration_per_kib;
+  sim_detail::g.handoff = m.lock_handoff;
+  sim_detail::g.contended_unlock = m.contended_unlock;
+  sim_detail::g.queue_op = {m.queue_op, m.locked_queue_op};  // queue_kind order
+  sim_detail::g.park = m.park;
+  sim_detail::g.unpark = m.unpark;
+  sim_detail::g.wake = m.wake_latency;
+  sim_detail::g.spin = m.spin;
+  sim_detail::g.yield = m.yield;
+  sim_detail::g.burn_call = m.burn_call;
+  sim_detail::g.runtime = {m.message, m.turn, m.envelope, m.mailbox_push, m.mailbox_pop};  // runtime_op order
+  sim_detail::g.cur = &impl_->driver;
   impl_->time_limit_s = c.time_limit_s;
-  g.max_points = c.max_points;
+  sim_detail::g.max_points = c.max_points;
   if (c.schedule.active()) {
     schedule_ = std::make_unique<sim_detail::schedule_perturbation>(c.schedule);
-    g.schedule = schedule_.get();
+    sim_detail::g.schedule = schedule_.get();
   }
   impl_->per_core.assign(cores_, 0);
   if (m.private_cache_kib > 0 && m.cold_actor > 0) {
@@ -110,8 +109,8 @@ void sim_platform::run(std::function<void()> driver) {
   impl_->ran = true;
   impl* I = impl_.get();
   running_platform = this;
-  g.on_maybe_all_parked = &sim_platform::on_maybe_all_parked;
-  g.on_points_spent = &sim_platform::on_points_spent;
+  sim_detail::g.on_maybe_all_parked = &sim_platform::on_maybe_all_parked;
+  sim_detail::g.on_points_spent = &sim_platform::on_points_spent;
   sg::Actor::create("driver", I->hosts[0], [this, I, driver = std::move(driver)] {
     sim_detail::resume(&I->driver);
     try {
@@ -134,8 +133,8 @@ void sim_platform::run(std::function<void()> driver) {
   })->daemonize();
   I->engine->run_until(I->time_limit_s);
   // run_until leaves the clock at the limit even when the driver returned long before it.
-  stats_.sim_ns = (g.aborting ? abort_clock_s_ : I->driver_done ? I->driver_done_s : sg::Engine::get_clock()) * 1e9;
-  if (!I->driver_done && !g.aborting) {
+  stats_.sim_ns = (sim_detail::g.aborting ? abort_clock_s_ : I->driver_done ? I->driver_done_s : sg::Engine::get_clock()) * 1e9;
+  if (!I->driver_done && !sim_detail::g.aborting) {
     unsigned parked = 0, running = 0;
     for (auto& w : I->workers)
       if (!w->finished) ++(w->parked ? parked : running);
@@ -143,52 +142,52 @@ void sim_platform::run(std::function<void()> driver) {
     // charges, no scheduling points: sim_detail::point ignores the driver).
     std::string state;
     if (state_report_) {
-      g.cur = &I->driver;
+      sim_detail::g.cur = &I->driver;
       state = "; the state at the limit:\n" + state_report_();
     }
     abort_run("simulated time limit of " + std::to_string(I->time_limit_s) + " s reached with " + std::to_string(parked) +
               " workers parked and " + std::to_string(running) + " still running (a lost wake-up, or a livelock?)" + state);
   }
-  stats_.event_hash = g.hash;
-  stats_.flushes = g.flushes;
-  stats_.blocks = g.blocks;
-  stats_.contended_locks = g.contended_locks;
-  stats_.points = g.points;
+  stats_.event_hash = sim_detail::g.hash;
+  stats_.flushes = sim_detail::g.flushes;
+  stats_.blocks = sim_detail::g.blocks;
+  stats_.contended_locks = sim_detail::g.contended_locks;
+  stats_.points = sim_detail::g.points;
   if (schedule_) stats_.preemptions = schedule_->applied();
   stats_.aborted = !I->driver_done;
 }
 
 std::uint64_t sim_platform::now_ns() const {
-  const actor_state* me = g.cur;
+  const actor_state* me = sim_detail::g.cur;
   double t = me->core < 0 ? sg::Engine::get_clock() * 1e9 : sim_detail::local_ns(me);
   return std::uint64_t(std::llround(t));
 }
 
 void sim_platform::yield_now() {
-  actor_state* me = g.cur;
+  actor_state* me = sim_detail::g.cur;
   if (me->core < 0) return;
   me->idle = true;  // not_before (cost_model.hpp)
-  me->pending_ns += g.yield;
+  me->pending_ns += sim_detail::g.yield;
   sim_detail::flush();  // give the core away: on a shared core the others run meanwhile
 }
 
 void sim_platform::start_worker(int index, std::function<void()> fn) {
   impl* I = impl_.get();
   auto st = std::make_unique<actor_state>();
-  ++g.live_workers;  // the all-parked check (cost_model.hpp)
+  ++sim_detail::g.live_workers;  // the all-parked check (cost_model.hpp)
   if (schedule_) st->pending_ns += schedule_->start_delay(index);  // pct: initial priorities
   st->worker = index;
   st->dither = std::uint64_t(index);
   sim_detail::next_yield_at(st.get());
   st->core = int(unsigned(index) % cores_);
-  st->socket = int(unsigned(st->core) / g.cores_per_socket);
+  st->socket = int(unsigned(st->core) / sim_detail::g.cores_per_socket);
   if (++I->per_core[unsigned(st->core)] > 1)
     for (auto& w : I->workers)
       if (w->core == st->core) w->shared_core = true;
   st->shared_core = I->per_core[unsigned(st->core)] > 1;
   actor_state* s = st.get();
   I->workers.push_back(std::move(st));
-  actor_state* caller = g.cur;
+  actor_state* caller = sim_detail::g.cur;
   sg::ActorPtr a = sg::Actor::create("worker-" + std::to_string(index), I->hosts[unsigned(s->core)], [this, I, s, fn = std::move(fn)] {
     sim_detail::resume(s);
     try {
@@ -202,7 +201,7 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
       abort_run("worker " + std::to_string(s->worker) + " failed: unknown exception");
     }
     s->finished = true;
-    --g.live_workers;
+    --sim_detail::g.live_workers;
     sim_detail::check_all_parked();
     // A retired worker (adaptive) frees its share of the core.
     if (--I->per_core[unsigned(s->core)] <= 1)
@@ -211,12 +210,12 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
   });
   a->daemonize();
   I->actors.push_back(a);
-  g.cur = caller;  // Actor::create was a simcall
+  sim_detail::g.cur = caller;  // Actor::create was a simcall
 }
 
 void sim_platform::join_workers() {
-  actor_state* me = g.cur;
-  g.driver_waiting = true;  // every initial worker is launched: the all-parked check may judge
+  actor_state* me = sim_detail::g.cur;
+  sim_detail::g.driver_waiting = true;  // every initial worker is launched: the all-parked check may judge
   sim_detail::check_all_parked();
   for (auto& a : impl_->actors) {
     a->join();
@@ -233,14 +232,14 @@ void sim_platform::trace(const trace_event& ev) {
 }
 
 void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::uint32_t bytes, behavior_at where) {
-  actor_state* me = g.cur;
+  actor_state* me = sim_detail::g.cur;
   if (me->core < 0) return;
   unsigned from = from_worker % cores_, to = to_worker % cores_;
   if (from == to) return;
   ++stats_.migrations;
   const double line = sim_detail::transfer(int(from), int(to));  // same- or cross-socket
-  double stream = g.per_kib * double(bytes) / 1024.0;
-  if (g.same > 0) stream *= line / g.same;  // measured within a socket: across, scaled like a line
+  double stream = sim_detail::g.per_kib * double(bytes) / 1024.0;
+  if (sim_detail::g.same > 0) stream *= line / sim_detail::g.same;  // measured within a socket: across, scaled like a line
   charge(line * (where == behavior_at::in_cell ? in_cell_lines : actor_overhead_lines) + stream);
 }
 
@@ -295,7 +294,7 @@ bool sim_platform::touch_unit(std::uint32_t unit, double footprint, bool& from_m
   const bool missed = !t.priv.in, in_shared = t.shared.in;
   if (!missed) unlink(lru_[t.core], &touch::priv, unit);
   if (in_shared) unlink(shared_lru_, &touch::shared, unit);
-  t.core = unsigned(g.cur->core);
+  t.core = unsigned(sim_detail::g.cur->core);
   t.footprint = footprint;
   link_front(lru_[t.core], &touch::priv, unit, cache_bytes_);
   if (shared_bytes_ > 0) link_front(shared_lru_, &touch::shared, unit, shared_bytes_);
@@ -304,7 +303,7 @@ bool sim_platform::touch_unit(std::uint32_t unit, double footprint, bool& from_m
 }
 
 void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at) {
-  actor_state* me = g.cur;
+  actor_state* me = sim_detail::g.cur;
   if (cache_bytes_ == 0 || me->core < 0) return;
   bool from_memory = false;
   bool cold = touch_unit(2 * actor, cell_bytes, from_memory);
@@ -323,7 +322,7 @@ void sim_platform::touch_state(std::uint32_t actor, std::uint32_t bytes, touch_a
 // cold_actor is calibrated on a ring whose turns' misses overlap: stealing on fanout-idle
 // simulated half its real time with cold_actor for its envelope reads (docs/ACCURACY.md).
 void sim_platform::touch_message(std::uint32_t slot, touch_at at) {
-  actor_state* me = g.cur;
+  actor_state* me = sim_detail::g.cur;
   if (cache_bytes_ == 0 || me->core < 0) return;
   bool from_memory = false;
   const bool cold = touch_unit(envelope_unit | slot, 64, from_memory);
@@ -331,10 +330,10 @@ void sim_platform::touch_message(std::uint32_t slot, touch_at at) {
 }
 
 std::string sim_platform::where_now() const {
-  const actor_state* me = g.cur;
+  const actor_state* me = sim_detail::g.cur;
   std::string w = me && me->worker >= 0 ? ", worker " + std::to_string(me->worker) : "";
   return " (at simulated " + std::to_string(std::llround(me && me->core >= 0 ? sim_detail::local_ns(me) : sg::Engine::get_clock() * 1e9)) +
-         " ns, scheduling point #" + std::to_string(g.points) + w + ")";
+         " ns, scheduling point #" + std::to_string(sim_detail::g.points) + w + ")";
 }
 
 void sim_platform::fail(const std::string& why) {
@@ -349,15 +348,15 @@ void sim_platform::on_maybe_all_parked() {
   sim_platform* self = running_platform;
   for (auto& w : self->impl_->workers)
     if (!w->finished && !w->untimed) return;  // someone can still run, or unpark the others
-  actor_state* me = g.cur;
+  actor_state* me = sim_detail::g.cur;
   std::string where = self->where_now();
   std::string state;
   if (self->state_report_) {
-    g.cur = &self->impl_->driver;
+    sim_detail::g.cur = &self->impl_->driver;
     state = "; the state:\n" + self->state_report_();
-    g.cur = me;
+    sim_detail::g.cur = me;
   }
-  self->abort_run("every worker (" + std::to_string(g.live_workers) +
+  self->abort_run("every worker (" + std::to_string(sim_detail::g.live_workers) +
                   ") is parked with no timeout and the run is not over: a lost wake-up, or work no worker will take" +
                   where + state);
 }
@@ -366,15 +365,15 @@ void sim_platform::on_maybe_all_parked() {
 /// (or a budget too small). Workers halt at their next yield.
 void sim_platform::on_points_spent() {
   sim_platform* self = running_platform;
-  self->abort_run("the run used " + std::to_string(g.max_points) +
+  self->abort_run("the run used " + std::to_string(sim_detail::g.max_points) +
                   " platform operations without ending: a livelock (or --max-operations is too small)" + self->where_now());
 }
 
 void sim_platform::abort_run(const std::string& why) {
   stats_.errors.push_back(why);
   stats_.aborted = true;
-  if (g.aborting) return;
-  g.aborting = true;
+  if (sim_detail::g.aborting) return;
+  sim_detail::g.aborting = true;
   abort_clock_s_ = sg::Engine::get_clock();
   // Running workers halt at their next yield; parked ones stay blocked; the engine then runs
   // to the time limit at once (only the heartbeat's timer is left) and run() returns. No
