@@ -102,6 +102,14 @@ class master final : public behavior {
   bool stop_requests_ = false;
 };
 
+/// The sequential reference: the terms the master asks for, and their sum. At namespace scope:
+/// clang finds a nested struct with member initializers not default-constructible inside
+/// its enclosing class, so std::optional::emplace() would not compile there.
+struct reference_sum {
+  std::uint32_t terms = 0;
+  limbs sum;
+};
+
 class piprecision final : public workload {
  public:
   explicit piprecision(const workload_params& p) : precision_(std::uint32_t(p.integer("precision"))) {
@@ -147,12 +155,8 @@ class piprecision final : public workload {
   }
 
  private:
-  struct ref {
-    std::uint32_t terms = 0;
-    limbs sum;
-  };
   /// The terms the master asks for, added one after another, once.
-  const ref& reference() const {
+  const reference_sum& reference() const {
     if (!ref_) {
       const scale_constants c(precision_);
       ref_.emplace();
@@ -166,7 +170,7 @@ class piprecision final : public workload {
   setup s_{};
   master* master_ = nullptr;
   std::vector<worker*> workers_;
-  mutable std::optional<ref> ref_;
+  mutable std::optional<reference_sum> ref_;
 };
 
 }  // namespace

@@ -69,6 +69,14 @@ class master final : public behavior {
   const setup& s_;
 };
 
+/// The sequential reference: the jobs' areas and checksum terms, added one after another. At
+/// namespace scope: clang finds a nested struct with member initializers not
+/// default-constructible inside its enclosing class, so std::optional::emplace() would not compile.
+struct reference_sum {
+  double area = 0;
+  std::uint64_t acc = 0;
+};
+
 class trapezoid final : public workload {
  public:
   explicit trapezoid(const workload_params& p)
@@ -98,12 +106,8 @@ class trapezoid final : public workload {
   }
 
  private:
-  struct ref {
-    double area = 0;
-    std::uint64_t acc = 0;
-  };
   /// The jobs computed one after another, once.
-  const ref& reference() const {
+  const reference_sum& reference() const {
     if (!ref_) {
       ref_.emplace();
       for (std::uint64_t i = 0; i < s_.workers; ++i) {
@@ -116,7 +120,7 @@ class trapezoid final : public workload {
   }
   setup s_;
   master* master_ = nullptr;
-  mutable std::optional<ref> ref_;
+  mutable std::optional<reference_sum> ref_;
 };
 
 }  // namespace
