@@ -24,15 +24,15 @@ std::string seconds(double s) {
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
 /// The failing schedule's fewest preemptions, traced into `dir`, reported.
-void shrink_and_report(const scenario& s, const exploration& e, const sim_options& fo, const outcome& f,
+void shrink_and_report(const sim_batch& batch, const exploration& e, const sim_options& fo, const outcome& f,
                        const std::function<double()>& elapsed, std::ostream& out) {
   std::size_t tries = 0;
   const auto s0 = elapsed();
-  const std::vector<preemption> small = shrink_schedule(fo, f.result.preemptions, f.kind, simulation_trial(s), e.jobs, tries);
+  const std::vector<preemption> small = shrink_schedule(fo, f.result.preemptions, f.kind, simulation_trial(batch), e.jobs, tries);
   sim_options shrunk = with_preemptions(fo, small);
   const std::string strace = e.dir + "/seed-" + std::to_string(fo.schedule.seed) + "-shrunk.tst";
   shrunk.trace_path = strace;
-  const outcome check = judge(simulate(s, shrunk));
+  const outcome check = judge(batch.simulate(shrunk));
   out << "shrunk: " << f.result.preemptions.size() << " -> " << small.size() << " preemptions in " << tries << " runs ("
       << seconds(elapsed() - s0) << "); it still breaks " << check.kind
       << (check.failed && check.kind == f.kind ? "" : " (WARNING: the shrunk schedule does not fail the same way)") << '\n';
@@ -77,7 +77,9 @@ int run_exploration(const scenario& s, const exploration& e, std::ostream& out, 
   schedule_spec spec = e.spec;
   if (!e.sim_limit_given) base.time_limit_s = 60;
   base.max_points = 100'000'000;
-  const sim_result plain = simulate(s, base);
+  // Every run of the search is the scenario on base's machine: checked once, forked from one engine.
+  const sim_batch batch(s, base);
+  const sim_result plain = batch.simulate(base);
   if (!plain.ok()) {
     const outcome o = judge(plain);
     out << "explore: the scenario fails with no preemption at all (" << o.kind << "): " << o.error << '\n';
@@ -94,7 +96,7 @@ int run_exploration(const scenario& s, const exploration& e, std::ostream& out, 
       << s.sched.idle.strategy << "; " << e.runs << " schedules (" << describe_schedule(spec) << ", seeds " << spec.seed
       << ".." << spec.seed + e.runs - 1 << "), " << e.jobs << " at a time; an unperturbed run has " << plain.points
       << " platform operations\n";
-  const search_result found = search(schedules, simulation_trial(s), {e.jobs, e.wall_limit_s, e.progress});
+  const search_result found = search(schedules, simulation_trial(batch), {e.jobs, e.wall_limit_s, e.progress});
   if (e.progress_end) e.progress_end();
   if (!found.failed) {
     out << "explore: " << found.ran << " schedules (seeds " << spec.seed << ".." << spec.seed + found.ran - 1 << ", "
@@ -114,13 +116,13 @@ int run_exploration(const scenario& s, const exploration& e, std::ostream& out, 
   const std::string trace = e.dir + "/seed-" + std::to_string(fo.schedule.seed) + ".tst";
   sim_options traced = fo;
   traced.trace_path = trace;
-  const sim_result again = simulate(s, traced);
+  const sim_result again = batch.simulate(traced);
   // (tracing adds its events to the event hash, so compare where and how the run failed)
   const bool same = again.points == f.result.points && again.sim_s == f.result.sim_s && judge(again).error == f.error;
   out << "  trace       " << trace << (same ? "" : " (WARNING: the traced rerun did not fail the same way)") << '\n';
   out << "  reproduce   " << repro_command(e.scenario_file, fo) << '\n';
   if (f.error.find('\n') != std::string::npos) out << "  state at the failure:\n" << f.error.substr(f.error.find('\n') + 1) << '\n';
-  if (e.shrink) shrink_and_report(s, e, fo, f, elapsed, out);
+  if (e.shrink) shrink_and_report(batch, e, fo, f, elapsed, out);
   return 1;
 }
 

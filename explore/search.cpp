@@ -7,9 +7,9 @@
 
 namespace twinsched::explore {
 
-trial simulation_trial(const scenario& s) {
-  return [&s](const sim_options& o, outcome& out) {
-    auto sim = std::make_shared<running_simulation>(start_simulation(s, o));
+trial simulation_trial(const sim_batch& b) {
+  return [&b](const sim_options& o, outcome& out) {
+    auto sim = std::make_shared<running_simulation>(b.start(o));
     return jobs::started_job{sim->fd, [sim] { return read_available(*sim); }, [sim, &out] {
                                out = judge(finish_simulation(*sim));
                                return out.failed;

@@ -15,8 +15,8 @@ namespace twinsched::explore {
 /// Starts one run under the options `o` (a child process) as a pool job; the job's finish
 /// judges the run into `out` and returns whether it failed.
 using trial = std::function<jobs::started_job(const sim_options& o, outcome& out)>;
-/// The trial explore runs: scenario `s` simulated under the options (start_simulation), judged.
-trial simulation_trial(const scenario& s);
+/// The trial explore runs: the batch's scenario simulated under the options (sim_batch::start), judged.
+trial simulation_trial(const sim_batch& b);
 
 struct search_options {
   unsigned jobs = 1;        ///< runs at once

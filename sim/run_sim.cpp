@@ -89,9 +89,8 @@ struct progress_reporter {
 };
 progress_reporter reporter;  // one simulation per process: one reporter
 
-machine_model checked(const scenario& s, const sim_options& o) {
-  validate(s);
-  check_memory(s, physical_memory_bytes());  // the simulation runs in this machine's memory
+/// The options' own checks (cheap: no file, no workload).
+void check_options(const sim_options& o) {
   if (o.interleave != "coarse" && o.interleave != "fine")
     throw config_error("interleave must be \"coarse\" or \"fine\", not '" + o.interleave + "'");
   const std::string& f = o.context_factory;
@@ -108,7 +107,16 @@ machine_model checked(const scenario& s, const sim_options& o) {
   if (!(sc.p >= 0 && sc.p <= 1)) throw config_error("the preemption probability must lie in [0, 1]");
   if (sc.depth < 1) throw config_error("the PCT depth must be at least 1");
   if (!(sc.min_delay_ns > 0 && sc.max_delay_ns >= sc.min_delay_ns)) throw config_error("preemption delays: need 0 < min <= max");
-  return load_machine(o.machine.empty() ? s.machine : o.machine);
+}
+
+const std::string& machine_spec(const scenario& s, const sim_options& o) { return o.machine.empty() ? s.machine : o.machine; }
+
+/// Every check of a simulation's inputs; returns the machine it runs on.
+machine_model checked(const scenario& s, const sim_options& o) {
+  validate(s);
+  check_memory(s, physical_memory_bytes());  // the simulation runs in this machine's memory
+  check_options(o);
+  return load_machine(machine_spec(s, o));
 }
 
 }  // namespace
@@ -233,9 +241,8 @@ sim_config config_of(const sim_options& o) {
   return c;
 }
 
-/// simulate_in_this_process, reporting to `page` (null: to nobody).
-sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_page* page) {
-  const machine_model m = checked(s, o);
+/// A checked simulation of `s` on machine `m`, in this process, reporting to `page` (null: to nobody).
+sim_result simulate_reporting(const scenario& s, const sim_options& o, const machine_model& m, progress_page* page) {
   sim_platform plat(m, config_of(o));
   sim_backend b{o, m, plat, page};
   sim_result out;
@@ -261,10 +268,13 @@ sim_result simulate_reporting(const scenario& s, const sim_options& o, progress_
 
 }  // namespace
 
-sim_result simulate_in_this_process(const scenario& s, const sim_options& o) { return simulate_reporting(s, o, nullptr); }
+sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
+  return simulate_reporting(s, o, checked(s, o), nullptr);
+}
 
-running_simulation start_simulation(const scenario& s, const sim_options& o) {
-  (void)checked(s, o);  // bad scenarios, options and machine files fail here, in the parent
+namespace {
+/// The simulation of checked inputs in a child process (start_simulation's second half).
+running_simulation fork_simulation(const scenario& s, const sim_options& o, const machine_model& m) {
   void* shared = ::mmap(nullptr, sizeof(progress_page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (shared == MAP_FAILED) throw std::runtime_error(std::string("mmap: ") + std::strerror(errno));
   auto* page = new (shared) progress_page;
@@ -289,7 +299,7 @@ running_simulation start_simulation(const scenario& s, const sim_options& o) {
     std::string text;
     int rc = 0;
     try {
-      text = to_json_text(simulate_reporting(s, o, page));
+      text = to_json_text(simulate_reporting(s, o, m, page));
     } catch (const config_error& e) {
       text = nlohmann::json{{"config_error", e.what()}}.dump();
       rc = 3;
@@ -316,6 +326,12 @@ running_simulation start_simulation(const scenario& s, const sim_options& o) {
   r.page = page;
   return r;
 }
+}  // namespace
+
+running_simulation start_simulation(const scenario& s, const sim_options& o) {
+  return fork_simulation(s, o, checked(s, o));  // bad scenarios, options and machine files fail here, in the parent
+}
+
 
 sim_progress progress_of(const running_simulation& r) {
   sim_progress p;
@@ -381,10 +397,9 @@ std::string process_state(pid_t pid) {
     }
   return "  its process: state " + state + ", waits in " + first_line("wchan") + ", system call " + first_line("syscall") + "\n";
 }
-}  // namespace
 
-sim_result simulate(const scenario& s, const sim_options& o) {
-  running_simulation r = start_simulation(s, o);
+/// Waits for `r`, a simulation of `s` under `o`, under the deadline's watch.
+sim_result watched(const scenario& s, const sim_options& o, running_simulation r) {
   // While it runs, a deadline that expires (run/deadline.hpp) says what it is and kills
   // it, so that a hung simulation cannot outlive the process that waits for it.
   live_runs::registration live(
@@ -396,6 +411,24 @@ sim_result simulate(const scenario& s, const sim_options& o) {
       [pid = r.pid] { ::kill(pid, SIGKILL); });
   return finish_simulation(r);
 }
+}  // namespace
+
+sim_result simulate(const scenario& s, const sim_options& o) { return watched(s, o, start_simulation(s, o)); }
+
+sim_batch::sim_batch(const scenario& s, const sim_options& base)
+    : s_(s), machine_(checked(s, base)), machine_spec_(machine_spec(s, base)), context_factory_(base.context_factory),
+      cores_(base.cores) {
+  sim_platform::prepare(machine_, config_of(base));
+}
+
+running_simulation sim_batch::start(const sim_options& o) const {
+  if (machine_spec(s_, o) != machine_spec_ || o.context_factory != context_factory_ || o.cores != cores_)
+    throw std::logic_error("sim_batch: a run's machine, cores and context factory are the batch's");
+  check_options(o);
+  return fork_simulation(s_, o, machine_);
+}
+
+sim_result sim_batch::simulate(const sim_options& o) const { return watched(s_, o, start(o)); }
 
 std::vector<std::string> differences(const sim_result& a, const sim_result& b) {
   std::vector<std::string> d;

@@ -4,6 +4,7 @@
 #include <string>
 #include <vector>
 
+#include "machine_model.hpp"
 #include "models/config.hpp"
 #include "models/run_result.hpp"
 #include "replay_script.hpp"
@@ -80,6 +81,29 @@ sim_progress progress_of(const running_simulation& r);
 sim_result finish_simulation(running_simulation& r);
 /// The same, in this process. SimGrid's engine exists once per process: call at most once.
 sim_result simulate_in_this_process(const scenario& s, const sim_options& o);
+
+/// Many simulations of one scenario, each in its child process, under options that differ in
+/// their schedule, limits and trace path only (explore's search, reruns and shrinking). What
+/// they share is done once, here: the scenario, its memory estimate and the machine file are
+/// checked and loaded, and SimGrid's engine and the modeled cores are made in this process
+/// (sim_platform::prepare), so that each child starts from them. A child's run is the
+/// one a fresh process makes, event hash included. `s` must outlive the batch.
+class sim_batch {
+ public:
+  /// Checks `s` and `base` as start_simulation does (throws config_error / machine_error).
+  sim_batch(const scenario& s, const sim_options& base);
+  /// start_simulation for options whose machine, cores and context factory are the base's
+  /// (else std::logic_error).
+  running_simulation start(const sim_options& o) const;
+  /// simulate() for such options.
+  sim_result simulate(const sim_options& o) const;
+
+ private:
+  const scenario& s_;
+  machine_model machine_;
+  std::string machine_spec_, context_factory_;
+  std::uint32_t cores_ = 0;
+};
 
 /// The fields that differ between two results of the same simulation, empty if none
 /// (for --check-determinism: compares every counter, the checksum and the event hash).

@@ -18,7 +18,6 @@ sim_platform* running_platform = nullptr;  // the one simulation of this process
 using sim_detail::actor_state;
 
 struct sim_platform::impl {
-  sg::Engine* engine = nullptr;  // never deleted: SimGrid's engine cannot be reset within a process
   std::vector<sg::Host*> hosts;
   actor_state driver;
   std::vector<std::unique_ptr<actor_state>> workers;
@@ -31,19 +30,62 @@ struct sim_platform::impl {
 };
 
 namespace {
-bool engine_made = false;
+// What sim_platform::prepare made: never deleted (SimGrid's engine cannot be reset within a
+// process); inherited by the children this process forks.
+sg::Engine* engine = nullptr;
+std::string engine_factory;      // the context factory it was made with
+std::vector<sg::Host*> machine;  // one host per modeled core
+double host_speed = 0;           // their speed: the machine's clock, in Hz
+bool simulated = false;          // a sim_platform was made in this process
+
+void check_factory(const std::string& f) {
+  if (f != "raw" && f != "boost" && f != "ucontext" && f != "thread")
+    throw config_error("unknown context factory '" + f + "' (known: raw, boost, ucontext, thread)");
+}
+
+unsigned modeled_cores(const machine_model& m, const sim_config& c) {
+  const unsigned cores = c.cores ? c.cores : m.cores();
+  if (cores > sim_detail::core_set::max_cores)  // a machine file may describe more than the cache model tracks
+    throw config_error("machine '" + m.name + "' has " + std::to_string(cores) +
+                       " cores; the simulator's cache model tracks at most " + std::to_string(sim_detail::core_set::max_cores));
+  return cores;
+}
+}  // namespace
+
+void sim_platform::prepare(const machine_model& m, const sim_config& c) {
+  check_factory(c.context_factory);
+  const unsigned cores = modeled_cores(m, c);
+  const double speed = m.clock_ghz * 1e9;
+  if (engine) {
+    if (engine_factory != c.context_factory || machine.size() != cores || host_speed != speed)
+      throw std::logic_error("SimGrid's engine of this process was prepared for " + std::to_string(machine.size()) +
+                             " cores at " + std::to_string(host_speed) + " Hz, context factory " + engine_factory + "; not " +
+                             std::to_string(cores) + " at " + std::to_string(speed) + " Hz, " + c.context_factory);
+    return;
+  }
+  xbt_log_control_set("root.thresh:critical");
+  // Configuration goes through argv: some keys only exist once the engine initializes.
+  static std::string cfg_factory, cfg_stack = "--cfg=contexts/stack-size:1024";  // KiB per actor
+  cfg_factory = "--cfg=contexts/factory:" + c.context_factory;
+  static char name[] = "twinsched-sim";
+  static char log[] = "--log=root.thresh:critical";
+  static char* argv[] = {name, log, cfg_factory.data(), cfg_stack.data(), nullptr};
+  static int argc = 4;
+  engine = new sg::Engine(&argc, argv);
+  engine_factory = c.context_factory;
+  // One single-core host per modeled core. The first zone also makes SimGrid's host, CPU and
+  // network models: most of what a small simulation costs before it runs.
+  sg::NetZone* zone = sg::create_full_zone("machine");
+  for (unsigned i = 0; i < cores; ++i) machine.push_back(zone->create_host("core-" + std::to_string(i), speed));
+  zone->seal();
+  host_speed = speed;
 }
 
 sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(std::make_unique<impl>()) {
-  if (engine_made) throw std::logic_error("one simulation per process: SimGrid's engine cannot be reset");
-  const std::string& f = c.context_factory;
-  if (f != "raw" && f != "boost" && f != "ucontext" && f != "thread")
-    throw config_error("unknown context factory '" + f + "' (known: raw, boost, ucontext, thread)");
-  cores_ = c.cores ? c.cores : m.cores();
-  if (cores_ > sim_detail::core_set::max_cores)  // a machine file may describe more than the cache model tracks
-    throw config_error("machine '" + m.name + "' has " + std::to_string(cores_) +
-                       " cores; the simulator's cache model tracks at most " + std::to_string(sim_detail::core_set::max_cores));
-  engine_made = true;
+  if (simulated) throw std::logic_error("one simulation per process: SimGrid's engine cannot be reset");
+  check_factory(c.context_factory);
+  cores_ = modeled_cores(m, c);
+  simulated = true;
   // Keep the machine's socket layout; more cores than it has widen each socket.
   std::uint32_t per_socket = cores_ <= m.cores() ? m.cores_per_socket : (cores_ + m.sockets - 1) / m.sockets;
 
@@ -88,18 +130,8 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
     }
   }
 
-  xbt_log_control_set("root.thresh:critical");
-  // Configuration goes through argv: some keys only exist once the engine initializes.
-  static std::string cfg_factory, cfg_stack = "--cfg=contexts/stack-size:1024";  // KiB per actor
-  cfg_factory = "--cfg=contexts/factory:" + f;
-  static char name[] = "twinsched-sim";
-  static char log[] = "--log=root.thresh:critical";
-  static char* argv[] = {name, log, cfg_factory.data(), cfg_stack.data(), nullptr};
-  static int argc = 4;
-  impl_->engine = new sg::Engine(&argc, argv);
-  sg::NetZone* zone = sg::create_full_zone("machine");
-  for (unsigned i = 0; i < cores_; ++i) impl_->hosts.push_back(zone->create_host("core-" + std::to_string(i), m.clock_ghz * 1e9));
-  zone->seal();
+  prepare(m, c);  // or reuse what this process's parent prepared before forking it
+  impl_->hosts = machine;
 }
 
 sim_platform::~sim_platform() = default;
@@ -131,7 +163,7 @@ void sim_platform::run(std::function<void()> driver) {
   sg::Actor::create("heartbeat", I->hosts[0], [] {
     for (;;) sg::this_actor::sleep_for(1e6);
   })->daemonize();
-  I->engine->run_until(I->time_limit_s);
+  engine->run_until(I->time_limit_s);
   // run_until leaves the clock at the limit even when the driver returned long before it.
   stats_.sim_ns = (sim_detail::g.aborting ? abort_clock_s_ : I->driver_done ? I->driver_done_s : sg::Engine::get_clock()) * 1e9;
   if (!I->driver_done && !sim_detail::g.aborting) {

@@ -82,8 +82,15 @@ class sim_platform {
   using mutex = sim_detail::mutex;
   using parker = sim_detail::parker;
 
-  /// Creates the SimGrid engine (once per process) and one host per modeled core.
+  /// Runs on the engine and hosts prepare() makes (or made: once per process).
   sim_platform(const machine_model& m, const sim_config& c);
+  /// Initializes SimGrid's engine with c's context factory and makes one host per modeled
+  /// core, now, in a process that forks its simulations (explore's batches): each child's
+  /// sim_platform starts from them instead of initializing SimGrid again, most of a small
+  /// run's fixed cost. They hold no actor until a sim_platform starts some, so a child's run
+  /// is the one a fresh process makes. A second call for the same cores, clock and factory
+  /// does nothing; for others, throws std::logic_error.
+  static void prepare(const machine_model& m, const sim_config& c);
   ~sim_platform();
   sim_platform(const sim_platform&) = delete;
   sim_platform& operator=(const sim_platform&) = delete;
