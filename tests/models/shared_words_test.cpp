@@ -140,8 +140,12 @@ TEST_CASE_TEMPLATE_DEFINE("shared words: actors racing to claim the same words c
 TEST_CASE_TEMPLATE_APPLY(claims, both_platforms);
 
 namespace {
-/// An actor that reads or claims a word past the table (its size: 4) fails with the index.
+/// An actor that reads (op 0) or claims (op 1) a word past the table (its size: 4) fails with
+/// the index. One such actor per run: in the simulator, an exception thrown on a SimGrid
+/// context's stack leaves AddressSanitizer's poison of the unwound frames behind (SimGrid's
+/// switches are not announced to it), and a second throw at the same depth reads as an overflow.
 struct bounds_workload final : workload {
+  explicit bounds_workload(std::uint64_t op) : op_(op) {}
   struct reader final : behavior {
     void receive(context& ctx, const message& m) override {
       std::uint64_t expected = 0;
@@ -151,30 +155,34 @@ struct bounds_workload final : workload {
   };
   std::uint64_t shared_words() const override { return 4; }
   void start(context& ctx) override {
-    ctx.send(ctx.spawn_as<reader>({.name = "past-the-end-load"}), message{0});
-    ctx.send(ctx.spawn_as<reader>({.name = "past-the-end-cas"}), message{1});
+    ctx.send(ctx.spawn_as<reader>({.name = op_ == 0 ? "past-the-end-load" : "past-the-end-cas"}), message{op_});
   }
   std::uint64_t checksum() const override { return 0; }
   std::uint64_t reference_checksum() const override { return 0; }
-  std::uint64_t expected_messages() const override { return 2; }
+  std::uint64_t expected_messages() const override { return 1; }
+  std::uint64_t op_;
 };
 const bool bounds_registered =
-    register_workload({"test-shared-bounds", "actors touch a shared word past the table", {},
-                       [](const workload_params&, std::uint64_t) { return std::make_unique<bounds_workload>(); }});
+    register_workload({"test-shared-bounds-load", "an actor reads a shared word past the table", {},
+                       [](const workload_params&, std::uint64_t) { return std::make_unique<bounds_workload>(0); }}) &&
+    register_workload({"test-shared-bounds-cas", "an actor claims a shared word past the table", {},
+                       [](const workload_params&, std::uint64_t) { return std::make_unique<bounds_workload>(1); }});
 }  // namespace
 
 TEST_CASE_TEMPLATE_DEFINE("shared words: an index past the table fails the actor, naming the index and the size" *
                               doctest::timeout(60),
                           P, bounds) {
   REQUIRE(bounds_registered);
-  const run_result r = run_on<P>(shared_scenario("test-shared-bounds", "stealing", 2), 2);
-  REQUIRE(r.errors.size() == 2);
-  for (const auto& e : r.errors) {
+  for (const char* which : {"load", "cas"}) {
+    CAPTURE(which);
+    const run_result r = run_on<P>(shared_scenario(std::string("test-shared-bounds-") + which, "stealing", 2), 2);
+    REQUIRE(r.errors.size() == 1);
+    const std::string& e = r.errors[0];
     CAPTURE(e);
-    CHECK(e.find("past-the-end-") != std::string::npos);
+    CHECK(e.find(std::string("past-the-end-") + which) != std::string::npos);
     CHECK(e.find("shared word 4 of a table of 4") != std::string::npos);
+    CHECK_FALSE(r.ok());
   }
-  CHECK_FALSE(r.ok());
 }
 TEST_CASE_TEMPLATE_APPLY(bounds, both_platforms);
 
