@@ -7,6 +7,7 @@ pkgs=(build-essential cmake ninja-build pkg-config libsimgrid-dev libboost-graph
       help2man)                   # the man page, from the command's own --help (cmake/cli_docs.sh)
 test_pkgs=(python3                # the shell tests read the commands' --json output with it
       clang libclang-rt-dev llvm  # tests/fuzz/run.sh: clang, libFuzzer + sanitizer runtimes, llvm-symbolizer
+      lld                         # the test builds link with it (CMakeLists.txt): far faster than ld.bfd
       chromium                    # tests/cli/report_test.sh opens the HTML reports headless
       patch                       # tests/mutants/run.sh applies the planted bugs
       valgrind                    # bench/trace_instructions.sh (a test): instructions per traced message
