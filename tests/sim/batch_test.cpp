@@ -7,25 +7,13 @@
 
 #include "sim/run_sim.hpp"
 #include "sim/sim_platform.hpp"
+#include "pingpong_sharing_park.hpp"
 
 TEST_SUITE_BEGIN("sim");
 
 using namespace twinsched;
 
 namespace {
-// mutant 1's search (tests/mutants/run.sh), smaller: pingpong under sharing, parking workers
-scenario pingpong_sharing() {
-  scenario s;
-  s.name = "batch";
-  s.workload = "pingpong";
-  s.workload_params = {{"pairs", std::int64_t(3)}, {"bounces", std::int64_t(300)}};
-  s.sched.policy = "sharing";
-  s.sched.idle.strategy = "park";
-  s.sched.workers = 3;
-  s.sched.checks = true;
-  return s;
-}
-
 sim_options with_seed(const sim_options& base, std::uint64_t seed) {
   sim_options o = base;
   o.schedule.strategy = "random";
@@ -45,7 +33,7 @@ void require_same(const sim_result& a, const sim_result& b) {
 // Each case is a process of its own (tests/CMakeLists.txt): until the batch below, this one
 // holds no engine, so every simulate() child initializes SimGrid itself.
 TEST_CASE("a batch's runs equal fresh processes' runs, event hash and preemptions included" * doctest::timeout(300)) {
-  const scenario s = pingpong_sharing();
+  const scenario s = test::pingpong_sharing_park("batch");
   sim_options base;
   base.cores = 3;
   base.time_limit_s = 10;
@@ -74,7 +62,7 @@ TEST_CASE("a batch's runs equal fresh processes' runs, event hash and preemption
 }
 
 TEST_CASE("a batch runs its own machine, cores and context factory only, and the prepared engine keeps them") {
-  const scenario s = pingpong_sharing();
+  const scenario s = test::pingpong_sharing_park("batch");
   sim_options base;
   base.cores = 3;
   const sim_batch batch(s, base);

@@ -5,23 +5,13 @@
 
 #include "sim/run_sim.hpp"
 #include "sim/schedule.hpp"
+#include "pingpong_sharing_park.hpp"
 
 using namespace twinsched;
 
 TEST_SUITE_BEGIN("sim");  // this file's default label (tests/CMakeLists.txt)
 
 namespace {
-scenario pingpong_sharing_park() {
-  scenario s;
-  s.name = "schedule-test";
-  s.workload = "pingpong";
-  s.workload_params = {{"pairs", std::int64_t(3)}, {"bounces", std::int64_t(300)}};
-  s.sched.policy = "sharing";
-  s.sched.idle.strategy = "park";
-  s.sched.workers = 3;
-  s.sched.checks = true;
-  return s;
-}
 sim_options with(const schedule_spec& spec) {
   sim_options o;
   o.cores = 3;
@@ -63,7 +53,7 @@ TEST_CASE("a schedule's one-line text reads back as the same schedule") {
 }
 
 TEST_CASE("the same schedule seed gives the same simulation, another seed another one") {
-  scenario s = pingpong_sharing_park();
+  scenario s = test::pingpong_sharing_park("schedule-test");
   sim_result a = simulate(s, with(random_seed(7))), b = simulate(s, with(random_seed(7))),
              c = simulate(s, with(random_seed(8))), plain = simulate(s, with(schedule_spec{}));
   REQUIRE(a.ok());
@@ -81,7 +71,7 @@ TEST_CASE("the same schedule seed gives the same simulation, another seed anothe
 }
 
 TEST_CASE("the list of preemptions a random schedule applied reproduces its run exactly") {
-  scenario s = pingpong_sharing_park();
+  scenario s = test::pingpong_sharing_park("schedule-test");
   sim_result drawn = simulate(s, with(random_seed(11)));
   schedule_spec listed;
   listed.strategy = "list";
@@ -93,7 +83,7 @@ TEST_CASE("the list of preemptions a random schedule applied reproduces its run 
 }
 
 TEST_CASE("a pct schedule preempts at depth - 1 change points") {
-  scenario s = pingpong_sharing_park();
+  scenario s = test::pingpong_sharing_park("schedule-test");
   sim_result plain = simulate(s, with(schedule_spec{}));
   schedule_spec pct;
   pct.strategy = "pct";
