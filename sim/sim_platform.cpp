@@ -18,7 +18,6 @@ sim_platform* running_platform = nullptr;  // the one simulation of this process
 using sim_detail::actor_state;
 
 struct sim_platform::impl {
-  std::vector<sg::Host*> hosts;
   actor_state driver;
   std::vector<std::unique_ptr<actor_state>> workers;
   std::vector<sg::ActorPtr> actors;
@@ -32,11 +31,11 @@ struct sim_platform::impl {
 namespace {
 // What sim_platform::prepare made: never deleted (SimGrid's engine cannot be reset within a
 // process); inherited by the children this process forks.
-sg::Engine* engine = nullptr;
-std::string engine_factory;      // the context factory it was made with
-std::vector<sg::Host*> machine;  // one host per modeled core
-double host_speed = 0;           // their speed: the machine's clock, in Hz
-bool simulated = false;          // a sim_platform was made in this process
+sg::Engine* prepared_engine = nullptr;
+std::string prepared_factory;           // the context factory it was made with
+std::vector<sg::Host*> prepared_hosts;  // one host per modeled core
+double prepared_speed = 0;              // their speed: the machine's clock, in Hz
+bool simulated = false;                 // a sim_platform was made in this process
 
 void check_factory(const std::string& f) {
   if (f != "raw" && f != "boost" && f != "ucontext" && f != "thread")
@@ -56,10 +55,10 @@ void sim_platform::prepare(const machine_model& m, const sim_config& c) {
   check_factory(c.context_factory);
   const unsigned cores = modeled_cores(m, c);
   const double speed = m.clock_ghz * 1e9;
-  if (engine) {
-    if (engine_factory != c.context_factory || machine.size() != cores || host_speed != speed)
-      throw std::logic_error("SimGrid's engine of this process was prepared for " + std::to_string(machine.size()) +
-                             " cores at " + std::to_string(host_speed) + " Hz, context factory " + engine_factory + "; not " +
+  if (prepared_engine) {
+    if (prepared_factory != c.context_factory || prepared_hosts.size() != cores || prepared_speed != speed)
+      throw std::logic_error("SimGrid's engine of this process was prepared for " + std::to_string(prepared_hosts.size()) +
+                             " cores at " + std::to_string(prepared_speed) + " Hz, context factory " + prepared_factory + "; not " +
                              std::to_string(cores) + " at " + std::to_string(speed) + " Hz, " + c.context_factory);
     return;
   }
@@ -71,20 +70,20 @@ void sim_platform::prepare(const machine_model& m, const sim_config& c) {
   static char log[] = "--log=root.thresh:critical";
   static char* argv[] = {name, log, cfg_factory.data(), cfg_stack.data(), nullptr};
   static int argc = 4;
-  engine = new sg::Engine(&argc, argv);
-  engine_factory = c.context_factory;
+  prepared_engine = new sg::Engine(&argc, argv);
+  prepared_factory = c.context_factory;
   // One single-core host per modeled core. The first zone also makes SimGrid's host, CPU and
   // network models: most of what a small simulation costs before it runs.
   sg::NetZone* zone = sg::create_full_zone("machine");
-  for (unsigned i = 0; i < cores; ++i) machine.push_back(zone->create_host("core-" + std::to_string(i), speed));
+  for (unsigned i = 0; i < cores; ++i) prepared_hosts.push_back(zone->create_host("core-" + std::to_string(i), speed));
   zone->seal();
-  host_speed = speed;
+  prepared_speed = speed;
 }
 
 sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(std::make_unique<impl>()) {
   if (simulated) throw std::logic_error("one simulation per process: SimGrid's engine cannot be reset");
-  check_factory(c.context_factory);
-  cores_ = modeled_cores(m, c);
+  prepare(m, c);  // or reuse what this process's parent prepared before forking it
+  cores_ = unsigned(prepared_hosts.size());
   simulated = true;
   // Keep the machine's socket layout; more cores than it has widen each socket.
   std::uint32_t per_socket = cores_ <= m.cores() ? m.cores_per_socket : (cores_ + m.sockets - 1) / m.sockets;
@@ -129,9 +128,6 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
       llc_actor_ = m.llc_actor;
     }
   }
-
-  prepare(m, c);  // or reuse what this process's parent prepared before forking it
-  impl_->hosts = machine;
 }
 
 sim_platform::~sim_platform() = default;
@@ -143,7 +139,7 @@ void sim_platform::run(std::function<void()> driver) {
   running_platform = this;
   sim_detail::g.on_maybe_all_parked = &sim_platform::on_maybe_all_parked;
   sim_detail::g.on_points_spent = &sim_platform::on_points_spent;
-  sg::Actor::create("driver", I->hosts[0], [this, I, driver = std::move(driver)] {
+  sg::Actor::create("driver", prepared_hosts[0], [this, I, driver = std::move(driver)] {
     sim_detail::resume(&I->driver);
     try {
       driver();
@@ -160,10 +156,10 @@ void sim_platform::run(std::function<void()> driver) {
   // A daemon that is always waiting on a timer: with it, a run where every worker blocks
   // forever (a lost wake-up) is never a SimGrid "deadlock" (which kills the actors, unwinding
   // their stacks through models/ code); simulated time just runs to the limit instead.
-  sg::Actor::create("heartbeat", I->hosts[0], [] {
+  sg::Actor::create("heartbeat", prepared_hosts[0], [] {
     for (;;) sg::this_actor::sleep_for(1e6);
   })->daemonize();
-  engine->run_until(I->time_limit_s);
+  prepared_engine->run_until(I->time_limit_s);
   // run_until leaves the clock at the limit even when the driver returned long before it.
   stats_.sim_ns = (sim_detail::g.aborting ? abort_clock_s_ : I->driver_done ? I->driver_done_s : sg::Engine::get_clock()) * 1e9;
   if (!I->driver_done && !sim_detail::g.aborting) {
@@ -220,7 +216,7 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
   actor_state* s = st.get();
   I->workers.push_back(std::move(st));
   actor_state* caller = sim_detail::g.cur;
-  sg::ActorPtr a = sg::Actor::create("worker-" + std::to_string(index), I->hosts[unsigned(s->core)], [this, I, s, fn = std::move(fn)] {
+  sg::ActorPtr a = sg::Actor::create("worker-" + std::to_string(index), prepared_hosts[unsigned(s->core)], [this, I, s, fn = std::move(fn)] {
     sim_detail::resume(s);
     try {
       fn();
