@@ -1,19 +1,18 @@
 # `cmake --install`: the twinsched command, the libraries and their headers, and an exported CMake
 # package, so that another project's find_package(twinsched) gives twinsched::runtime (real
-# threads), twinsched::sim (the simulator), twinsched::scenarios (scenario files) and the
-# libraries they stand on. Headers go under include/twinsched/ and are included as in this tree
+# threads), twinsched::sim (the simulator), twinsched::scenarios (scenario files), twinsched::cli
+# (the whole command line, cli/cli_main.hpp) and the libraries they stand on. Headers go under include/twinsched/ and are included as in this tree
 # (#include "runtime/run_threads.hpp"); each library states that include folder itself.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(twinsched_exported twinsched_models twinsched_watch twinsched_traces twinsched_runtime twinsched_sim
-    twinsched_scenarios)
-set_target_properties(twinsched_models PROPERTIES EXPORT_NAME models)
-set_target_properties(twinsched_watch PROPERTIES EXPORT_NAME watch)
-set_target_properties(twinsched_traces PROPERTIES EXPORT_NAME traces)
-set_target_properties(twinsched_runtime PROPERTIES EXPORT_NAME runtime)
-set_target_properties(twinsched_sim PROPERTIES EXPORT_NAME sim)
-set_target_properties(twinsched_scenarios PROPERTIES EXPORT_NAME scenarios)
+set(twinsched_exported models watch traces runtime sim scenarios cli calibration validate accuracy viz sweep explore
+    jobs)
+list(TRANSFORM twinsched_exported PREPEND twinsched_)
+foreach(target IN LISTS twinsched_exported)
+  string(REPLACE "twinsched_" "" name ${target})
+  set_target_properties(${target} PROPERTIES EXPORT_NAME ${name})
+endforeach()
 
 install(TARGETS ${twinsched_exported} EXPORT twinschedTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
@@ -25,6 +24,7 @@ foreach(dir models run runtime sim traces)
 endforeach()
 install(FILES ${PROJECT_SOURCE_DIR}/scenarios/scenario_loader.hpp
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/twinsched/scenarios)
+install(FILES ${PROJECT_SOURCE_DIR}/cli/cli_main.hpp DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/twinsched/cli)
 # The stock machine models and scenarios (sweep files included), which the installed command
 # finds beside itself by name (scenarios/stock_folder.hpp); it never reads the source tree.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/models/machines/ DESTINATION ${CMAKE_INSTALL_DATADIR}/twinsched/machines

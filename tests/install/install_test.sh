@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The installed package: `cmake --install` of a built tree into a fresh prefix, then an out-of-tree
-# project (tests/install/consumer) found through find_package(twinsched), built, and run; the
+# project (tests/install/consumer) found through find_package(twinsched), built, and run, and a user's
+# program on twinsched::cli (examples/own_command.cpp) driven through every subcommand; the
 # installed command, moved to another prefix, run from a bare folder: it reads the stock scenarios
 # and machines of its own share/twinsched (never the source tree), runs README.md's command
 # block, and comes with a man page and a bash completion that name every subcommand.
@@ -22,13 +23,17 @@ case $(sed -n 's/^TWINSCHED_SANITIZE:STRING=//p' "$build/CMakeCache.txt") in
   thread) flags=(-DCMAKE_CXX_FLAGS=-fsanitize=thread -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread) ;;
 esac
 cmake -S "$here/consumer" -B "$tmp/consumer" "${generator[@]}" -DCMAKE_PREFIX_PATH="$tmp/prefix" \
-      -DCMAKE_BUILD_TYPE=Release "${flags[@]}" >/dev/null
+      -DCMAKE_BUILD_TYPE=Release -DOWN_COMMAND_SOURCE="$src/examples/own_command.cpp" "${flags[@]}" >/dev/null
 cmake --build "$tmp/consumer" >/dev/null
 # The consumer must not have reached into the source tree: its include paths are the prefix's.
 if grep -rq -- "-I$src" "$tmp/consumer" 2>/dev/null; then
   die "the consumer compiled against the source tree, not the install"
 fi
 timeout 120 "$tmp/consumer/consumer"
+# A user's program with the whole command line, built against the package (twinsched::cli): every
+# subcommand on its own workload.
+timeout 300 bash "$src/tests/cli/own_command_test.sh" "$tmp/consumer/own_command" >"$tmp/own_command.txt" 2>&1 ||
+  die "examples/own_command.cpp built against the install: $(grep FAIL "$tmp/own_command.txt" | head -3)"
 "$tmp/prefix/bin/twinsched" --version >/dev/null
 
 # The command, moved with its prefix, from a folder that holds nothing: what it reads must come
