@@ -21,6 +21,8 @@ void add_run_command(CLI::App& app, action& chosen);
 void add_list_command(CLI::App& app, action& chosen);
 /// `twinsched sim SCENARIO [--cores N|LIST] ...`: run a scenario on a simulated machine.
 void add_sim_command(CLI::App& app, action& chosen);
+/// `twinsched profile SCENARIO -o FILE`: a real run with each turn's own code timed, as a cost profile.
+void add_profile_command(CLI::App& app, action& chosen);
 /// `twinsched validate SCENARIO`: the scenario on real cores and in simulation on the same
 /// core count, both traced, then diffed.
 void add_validate_command(CLI::App& app, action& chosen);

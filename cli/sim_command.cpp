@@ -11,6 +11,7 @@
 #include "cli/sim_flags.hpp"
 #include "cli/sim_progress.hpp"
 #include "cli/subcommand.hpp"
+#include "scenarios/cost_profile_file.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "sim/machine_model.hpp"
 #include "sim/scaling_run.hpp"
@@ -23,6 +24,7 @@ namespace {
 
 struct sim_cli {
   std::string file, cores_text, report;  ///< report: --report, the table as an HTML page
+  std::string costs;                      ///< --costs: a profile file
   scenario_flags flags;
   schedule_flags schedule;
   sim_options opt;
@@ -53,8 +55,12 @@ int run(const sim_cli& c) {
   c.flags.apply(s);
   const std::vector<std::uint32_t> cores =
       given(c.cores_opt) ? parse_whole_list(c.cores_text, 1, cores_limit) : std::vector<std::uint32_t>{0};
-  check_outputs(c, {c.file, c.opt.machine.empty() ? s.machine : c.opt.machine}, cores.size());
+  check_outputs(c, {c.file, c.opt.machine.empty() ? s.machine : c.opt.machine, c.costs}, cores.size());
   sim_options opts = c.opt;
+  if (!c.costs.empty()) {
+    opts.costs = std::make_shared<const cost_profile>(read_cost_profile(c.costs));
+    opts.costs_source = c.costs;
+  }
   try {
     opts.schedule = c.schedule.resolve();
   } catch (const std::invalid_argument& e) {
@@ -107,6 +113,7 @@ Examples:
   twinsched sim forward --cores 1,2,4,8,16 --param hops=2000                    a scaling table
   twinsched sim sim_spin_vs_park --cores 2 --workers 8 --idle busy-spin
   twinsched sim pi --check-determinism --json
+  twinsched profile savina/sieve -o s.toml && twinsched sim savina/sieve --cores 2 --costs s.toml
   twinsched list machines
 Exit codes: 0 the verdict is OK, 1 it failed (checksum, message count, the workload's own
 check, a behavior threw, or the run hit --time-limit; or --check-determinism found a
@@ -139,6 +146,11 @@ void add_sim_command(CLI::App& app, action& chosen) {
                               "Platform operations after which a run counts as livelocked (0: no limit; explore sets it).")
                   ->type_name("N"),
               0, UINT64_MAX);
+  cmd->add_option("--costs", c->costs,
+                  "Charge each turn's own code from a cost profile (`twinsched profile` writes one): a seeded "
+                  "draw from what that kind of turn (behavior type, tag) took on real cores, in place of what "
+                  "the behavior declares with did_work_ns. Default: only declared costs.")
+      ->type_name("FILE");
   cmd->add_flag("--check-determinism", c->determinism,
                 "Run every simulation twice and fail (exit 1) at the first difference in result or event hash.");
   cmd->add_flag("--json", c->json, "Print one JSON object (an array for a --cores list) instead of text.");

@@ -26,8 +26,9 @@ sim_result simulate_with_progress(progress& p, const scenario& s, const sim_opti
   return finish_simulation(r);
 }
 
-run_result run_with_progress(progress& p, const scenario& s, const trace_request& t, const std::string& what) {
-  if (!p.enabled()) return run_on_threads(s, t);
+run_result run_with_progress(progress& p, const scenario& s, const trace_request& t, const std::string& what,
+                             cost_profile* profile) {
+  if (!p.enabled()) return run_on_threads(s, t, nullptr, profile);
   run_watch watch;
   const double t0 = p.elapsed_s();
   progress_ticker ticker(p, [&] {
@@ -36,7 +37,7 @@ run_result run_with_progress(progress& p, const scenario& s, const trace_request
     return what + ": " + count_of_text(n, watch.expected(), "messages") + ", " +
            count_text(took > 0 ? double(n) / took : 0) + "/s, " + duration_text(took);
   });
-  return run_on_threads(s, t, &watch);
+  return run_on_threads(s, t, &watch, profile);
 }
 
 }  // namespace twinsched::cli

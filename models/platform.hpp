@@ -96,6 +96,13 @@
 //       scheduling point (it is paid at the next one), so adding these terms moves no
 //       operation's number in an explore schedule.
 //
+// Measuring and charging a behavior's own code
+//   17. `turn_costs()` is the run's turn_cost_hook (models/cost_profile.hpp), or null: the
+//       worker calls it around each behavior's receive (one branch per message when null).
+//       Real: a recorder taking a cost profile (runtime/cost_recorder.hpp) when a run is
+//       profiled. Simulated: a charger drawing each turn's cost from a profile
+//       (sim/cost_charger.hpp) when a simulation is given one (`sim --costs`).
+//
 // Failing
 //   16. `fail(why)` never returns: an invariant broke (scheduler::fatal; the checks of a
 //       `checks` run). Real: print `why` and abort the process. Simulated: record `why` as
@@ -111,6 +118,8 @@
 #include "trace_event.hpp"
 
 namespace twinsched {
+
+class turn_cost_hook;
 
 /// Contract 1, for values: what models/ may do with a flag or a pointer held in `A`.
 template <class A, class T>
@@ -155,7 +164,7 @@ concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::
   { p.touch_message(std::uint32_t{}, touch_at::turn) } -> std::same_as<void>;
 };
 
-/// Contract 1-16: everything models/ may ask of the machine.
+/// Contract 1-17: everything models/ may ask of the machine.
 template <class P>
 concept platform =
     platform_costs<P> &&
@@ -192,6 +201,8 @@ concept platform =
       { P::backend_name } -> std::convertible_to<const char*>;
       // 16. failing
       { p.fail(std::string()) } -> std::same_as<void>;
+      // 17. the hook around a behavior's own code
+      { cp.turn_costs() } -> std::same_as<turn_cost_hook*>;
     };
 
 /// True if P stamps trace events itself (contract 8).

@@ -77,6 +77,7 @@
 #include "actor.hpp"
 #include "actor_arena.hpp"
 #include "config.hpp"
+#include "cost_profile.hpp"
 #include "delivery_tally.hpp"
 #include "envelope_pool.hpp"
 #include "idle/idle_strategy.hpp"
@@ -115,6 +116,7 @@ class worker final : public context {
       : s_(s), index_(index), pool_(s.depot()),
         idle_(s.config().idle, crowding(s.config().workers, s.plat().hardware_workers())), burst_(s.config().burst),
         checks_(s.config().checks), level_(s.trace_gate().level()), sink_(s.plat().sink_of(index)),
+        costs_(s.plat().turn_costs()),
         port_(index, s.plat(), s.trace_gate(), stats_, pool_, s) {}
 
   void loop() {
@@ -169,13 +171,16 @@ class worker final : public context {
   // ---- context: what behaviors call while this worker runs them ----
 
   actor_ref spawn(std::unique_ptr<behavior> b, const spawn_options& o) override {
+    runtime_part part(costs_, index_);
     return actor_ref(s_.adopt(spawned_, std::move(b), o, int(index_)));
   }
   actor_ref spawn_made(const behavior_maker& m, const spawn_options& o) override {
+    runtime_part part(costs_, index_);
     return actor_ref(s_.adopt(spawned_, m, o, int(index_)));
   }
 
   void send(actor_ref to, const message& m) override {
+    runtime_part part(costs_, index_);
     P::runtime_work(runtime_op::envelope);  // this get and the put that recycles it (platform.hpp 15)
     envelope<P>* e = pool_.get();
     // Field by field, not as one block copy: the behavior has just stored `m` on its stack
@@ -220,11 +225,21 @@ class worker final : public context {
 
   void become(std::unique_ptr<behavior> b) override { become_ = std::move(b); }
   void stop() override { stop_ = true; }
-  void burn_ns(std::uint64_t ns) override { s_.plat().burn_ns(ns); }
-  void did_work_ns(std::uint64_t ns) override { s_.plat().charge_ns(ns); }
+  void burn_ns(std::uint64_t ns) override {
+    turn_burned_ += ns;  // for the cost hook: the turn's own code is the rest
+    s_.plat().burn_ns(ns);
+  }
+  void did_work_ns(std::uint64_t ns) override {
+    turn_declared_ += ns;
+    if (!costs_ || !costs_->replaces_declared) s_.plat().charge_ns(ns);
+  }
   actor_ref self() const override { return actor_ref(current_); }
-  std::uint64_t shared_load(std::uint64_t i) override { return s_.shared_load(i); }
+  std::uint64_t shared_load(std::uint64_t i) override {
+    runtime_part part(costs_, index_);
+    return s_.shared_load(i);
+  }
   bool shared_cas(std::uint64_t i, std::uint64_t& expected, std::uint64_t desired) override {
+    runtime_part part(costs_, index_);
     return s_.shared_cas(i, expected, desired);
   }
 
@@ -381,7 +396,10 @@ class worker final : public context {
       ++dead_letters_;
     } else {
       try {
-        a.current()->receive(*this, e.msg);
+        if (costs_) [[unlikely]]
+          measured_receive(*a.current(), e.msg);
+        else
+          a.current()->receive(*this, e.msg);
       } catch (const std::exception& ex) {
         s_.report("actor '" + a.name() + "' failed: " + ex.what());
         stop_ = true;
@@ -402,6 +420,31 @@ class worker final : public context {
     }
     ++stats_.messages;
     processed_.store(stats_.messages, std::memory_order_release);  // read by the quiescence check
+  }
+
+  /// The runtime's work on a behavior's behalf inside its turn: not the behavior's own code
+  /// for the cost hook (contract 17). A branch on null when there is none.
+  struct runtime_part {
+    turn_cost_hook* h;
+    unsigned w;
+    runtime_part(turn_cost_hook* hook, unsigned worker) : h(hook), w(worker) {
+      if (h) [[unlikely]] h->pause(w);
+    }
+    ~runtime_part() {
+      if (h) [[unlikely]] h->resume(w);
+    }
+    runtime_part(const runtime_part&) = delete;
+    runtime_part& operator=(const runtime_part&) = delete;
+  };
+
+  /// A receive inside the cost hook (platform.hpp contract 17): measured on real cores, charged
+  /// from a profile in simulation.
+  void measured_receive(behavior& b, const message& m) {
+    turn_burned_ = turn_declared_ = 0;
+    const std::uint32_t tag = m.tag;
+    costs_->begin(index_);
+    b.receive(*this, m);
+    s_.plat().charge_ns(costs_->end(index_, typeid(b), tag, turn_burned_, turn_declared_));
   }
 
   void idle_step(unsigned round) {
@@ -450,6 +493,8 @@ class worker final : public context {
   worker_phase phase_ = worker_phase::not_started;  // owner-written; hang report only
   std::unique_ptr<behavior> become_;
   bool stop_ = false;
+  turn_cost_hook* costs_;  // the platform's (contract 17), or null: most runs
+  std::uint64_t turn_burned_ = 0, turn_declared_ = 0;  // this turn's burn_ns and did_work_ns, for costs_
   std::uint64_t sent_local_ = 0, dead_letters_ = 0;
   worker_stats stats_;
   delivery_tally tally_;  // while tracing at full level; owner only until the run ends

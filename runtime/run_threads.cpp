@@ -10,6 +10,7 @@
 #include "models/whole_number.hpp"
 #include "run/live_runs.hpp"
 #include "run/run_pipeline.hpp"
+#include "cost_recorder.hpp"
 #include "thread_platform.hpp"
 #include "traces/recorder.hpp"
 #include "traces/scenario_text.hpp"
@@ -65,9 +66,10 @@ class watching {
 }  // namespace
 
 run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t seed, traces::recorder* rec,
-                          trace_level level, run_watch* watch) {
+                          trace_level level, run_watch* watch, turn_cost_hook* costs) {
   thread_platform plat;
   plat.attach_trace(rec);
+  plat.set_turn_costs(costs);
   return run_policy(plat, c, seed, rec ? level : trace_level::off, [&](auto& sched) {
     live_runs::registration live([&] { return sched.state_report(); });  // for a deadline that expires
     watching watched(
@@ -88,6 +90,7 @@ namespace {
 struct thread_backend {
   const trace_request& t;
   run_watch* watch;
+  cost_profile* profile;
   std::unique_ptr<tsc_clock> clock;
 
   workload_params params_of(const workload_info& info, const scenario& s) const {
@@ -116,7 +119,16 @@ struct thread_backend {
   }
 
   run_result run(const scenario& s, std::unique_ptr<workload>& w, traces::recorder* rec) {
-    return run_on_threads(s.sched, *w, s.seed, rec, rec ? t.level : trace_level::off, watch);
+    std::unique_ptr<cost_recorder> costs;
+    if (profile) costs = std::make_unique<cost_recorder>(std::max(s.sched.workers, s.sched.max_workers));
+    run_result r = run_on_threads(s.sched, *w, s.seed, rec, rec ? t.level : trace_level::off, watch, costs.get());
+    if (profile) {
+      *profile = costs->profile();
+      profile->scenario = s.name;
+      profile->workload = s.workload;
+      profile->workers = s.sched.workers;
+    }
+    return r;
   }
 
   void trace_finished(traces::recorder& rec) {
@@ -126,9 +138,9 @@ struct thread_backend {
 
 }  // namespace
 
-run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* watch) {
+run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* watch, cost_profile* profile) {
   live_runs::registration live([&] { return "scenario (canonical):\n" + traces::canonical_scenario_text(s); });
-  thread_backend b{t, watch, nullptr};
+  thread_backend b{t, watch, profile, nullptr};
   return run_pipeline(b, s);
 }
 

@@ -11,6 +11,9 @@
 
 namespace twinsched {
 
+struct cost_profile;
+class turn_cost_hook;
+
 namespace traces {
 class recorder;
 struct lane_memory;
@@ -60,11 +63,15 @@ run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t 
 
 /// run_on_threads(s), recording a trace of the run (traces/format.hpp) to `t.path` unless
 /// it is empty or the level is off. Throws std::runtime_error if the file cannot be written.
-run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* watch = nullptr);
+/// With `profile`: each turn's own code is timed (runtime/cost_recorder.hpp) and `*profile`
+/// gets the run's cost profile (`twinsched profile`, `sim --costs`).
+run_result run_on_threads(const scenario& s, const trace_request& t, run_watch* watch = nullptr,
+                          cost_profile* profile = nullptr);
 
-/// Runs a built workload with its events going to `rec` at `level` (rec null: untraced).
-/// The caller finishes the recorder with the result.
+/// Runs a built workload with its events going to `rec` at `level` (rec null: untraced), and
+/// each turn through `costs` (null: none; models/platform.hpp contract 17). The caller
+/// finishes the recorder with the result.
 run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t seed, traces::recorder* rec,
-                          trace_level level, run_watch* watch = nullptr);
+                          trace_level level, run_watch* watch = nullptr, turn_cost_hook* costs = nullptr);
 
 }  // namespace twinsched

@@ -86,6 +86,9 @@ class thread_platform {
   }
   void burn_ns(std::uint64_t ns);
   void charge_ns(std::uint64_t) {}
+  /// Contract 17: the recorder of a profiled run, or null.
+  turn_cost_hook* turn_costs() const { return costs_; }
+  void set_turn_costs(turn_cost_hook* h) { costs_ = h; }
   void migrate_state(unsigned, unsigned, std::uint32_t, behavior_at) {}
   void touch_state(std::uint32_t, std::uint32_t, touch_at) {}
   void touch_message(std::uint32_t, touch_at) {}
@@ -135,6 +138,7 @@ class thread_platform {
   std::vector<std::thread> threads_;
   traces::event_lane* lanes_ = nullptr;  // worker lanes, then the outside lane
   unsigned lane_count_ = 0;
+  turn_cost_hook* costs_ = nullptr;
 };
 
 static_assert(platform<thread_platform>);

@@ -42,8 +42,10 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(run_result, scenario, backend, policy, idle, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(replay_log, recorded, followed, skipped, reordered, free_turns, exact, inexact, passed,
                                    adopted, diverged, ran_out, notes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(preemption, worker, op, delay_ns, where)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(cost_report, source, charged_turns, charged_ns, unprofiled_turns, unprofiled_kinds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(sim_result, run, machine, interleave, context_factory, cores, sim_s, real_s,
-                                   event_hash, flushes, blocks, contended_locks, migrations, aborted, replay, points, preemptions)
+                                   event_hash, flushes, blocks, contended_locks, migrations, aborted, replay, points, preemptions,
+                                   costs)
 
 std::string to_json_text(const sim_result& r) { return nlohmann::json(r).dump(); }
 
@@ -244,9 +246,15 @@ sim_config config_of(const sim_options& o) {
 /// A checked simulation of `s` on machine `m`, in this process, reporting to `page` (null: to nobody).
 sim_result simulate_reporting(const scenario& s, const sim_options& o, const machine_model& m, progress_page* page) {
   sim_platform plat(m, config_of(o));
+  std::unique_ptr<cost_charger> charger;
+  if (o.costs) {
+    charger = std::make_unique<cost_charger>(*o.costs, std::max(s.sched.workers, s.sched.max_workers), s.seed);
+    plat.set_turn_costs(charger.get());
+  }
   sim_backend b{o, m, plat, page};
   sim_result out;
   out.run = run_pipeline(b, s);
+  if (charger) out.costs = charger->report(o.costs_source);
   const sim_stats& st = plat.stats();
   out.machine = m.name;
   out.interleave = o.interleave;

@@ -1,9 +1,11 @@
 // Running a scenario in simulation: the SimGrid platform driving the scheduler, one process per simulation.
 #pragma once
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "cost_charger.hpp"
 #include "machine_model.hpp"
 #include "models/config.hpp"
 #include "models/run_result.hpp"
@@ -24,6 +26,10 @@ struct sim_options {
   std::string replay_from;              ///< follow this trace's recorded decisions (replay_policy.hpp)
   schedule_spec schedule;               ///< preemptions to inject (explore; sim/schedule.hpp)
   std::uint64_t max_points = 0;         ///< platform operations before a run counts as livelocked (0: no limit)
+  /// A behavior's own code, charged per turn from this profile (sim/cost_charger.hpp); null:
+  /// a behavior costs what it declares (burn_ns, did_work_ns) and nothing for its own code.
+  std::shared_ptr<const cost_profile> costs;
+  std::string costs_source;             ///< where `costs` came from, for the result
 };
 
 /// One simulation's result: the scheduler's run_result (backend "sim", wall_s in SIMULATED
@@ -43,6 +49,7 @@ struct sim_result {
   replay_log replay;             ///< with sim_options::replay_from: what happened to the recorded decisions
   std::uint64_t points = 0;      ///< platform operations of all workers (the schedule's preemption points)
   std::vector<preemption> preemptions;  ///< what sim_options::schedule applied, in order
+  cost_report costs;             ///< with sim_options::costs: what the profile charged
 
   /// Simulated messages per real second: how fast the simulator is.
   double sim_msgs_per_real_s() const { return real_s > 0 ? double(run.messages) / real_s : 0; }

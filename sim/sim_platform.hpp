@@ -111,6 +111,9 @@ class sim_platform {
   /// Contract 6: `ns` plus the real burn loop's fixed cost per call (burn_call).
   void burn_ns(std::uint64_t ns) { charge(double(ns) + sim_detail::g.burn_call); }
   void charge_ns(std::uint64_t ns) { charge(double(ns)); }
+  /// Contract 17: the charger of a simulation given a profile, or null.
+  turn_cost_hook* turn_costs() const { return costs_; }
+  void set_turn_costs(turn_cost_hook* h) { costs_ = h; }
   void spin_pause() {
     if (sim_detail::g.cur->core >= 0) sim_detail::g.cur->idle = true;  // not_before (cost_model.hpp)
     charge(sim_detail::g.spin);
@@ -179,6 +182,7 @@ class sim_platform {
   struct impl;
   std::unique_ptr<impl> impl_;
   traces::recorder* recorder_ = nullptr;
+  turn_cost_hook* costs_ = nullptr;
   std::function<std::string()> state_report_;
   std::unique_ptr<sim_detail::schedule_perturbation> schedule_;
   static void on_maybe_all_parked();

@@ -27,6 +27,12 @@ nlohmann::json sim_json(const scenario& s, const sim_result& r) {
               {"contended_locks", r.contended_locks},
               {"turns_on_another_core", r.migrations},
               {"aborted", r.aborted}};
+  if (!r.costs.source.empty())
+    j["sim"]["costs"] = {{"profile", r.costs.source},
+                         {"charged_turns", r.costs.charged_turns},
+                         {"charged_ns", r.costs.charged_ns},
+                         {"unprofiled_turns", r.costs.unprofiled_turns},
+                         {"unprofiled_kinds", r.costs.unprofiled_kinds}};
   return j;
 }
 
@@ -37,6 +43,20 @@ void print_sim_lines(std::ostream& out, const sim_result& r) {
       << "M simulated msgs per real s, simulated/real " << fixed(r.sim_over_real(), 4) << '\n'
       << "event hash    " << hex64(r.event_hash) << "  (" << r.flushes << " yields, " << r.blocks << " blocks, "
       << r.contended_locks << " contended locks, " << r.migrations << " turns on another core)\n";
+  const cost_report& c = r.costs;
+  if (c.source.empty()) {
+    out << "costs         declared: a behavior's own code costs what it declares (burn_ns, did_work_ns); "
+           "--costs FILE charges it from a profile\n";
+    return;
+  }
+  out << "costs         profile " << c.source << ": " << c.charged_turns << " turns charged "
+      << fixed(c.charged_ns / 1e6, 3) << " ms (mean " << fixed(c.charged_turns ? c.charged_ns / double(c.charged_turns) : 0, 0)
+      << " ns)";
+  if (c.unprofiled_turns) {
+    out << "; " << c.unprofiled_turns << " turns of kinds it lacks charged what they declare:";
+    for (const std::string& k : c.unprofiled_kinds) out << ' ' << k << ';';
+  }
+  out << '\n';
 }
 
 std::string first_difference(const sim_result& a, const sim_result& b) {
