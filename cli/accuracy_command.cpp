@@ -126,6 +126,9 @@ void add_accuracy_command(CLI::App& app, action& chosen) {
   takes_tolerance(cmd->add_option("--worst-tolerance", o->worst_tolerance,
                                   "Exit 1 when the largest |makespan error| exceeds this.")
                       ->type_name("PCT"));
+  cmd->add_flag("--profile-costs", o->setup.profile_costs,
+                "Profile each scenario first (one real run on one worker, as `twinsched profile`) and charge its "
+                "simulations' turns from that profile (`sim --costs`).");
   cmd->add_flag("--json", o->json, "Print one JSON object (setup, every case, summary) instead of tables.");
   cmd->add_flag("--markdown", o->markdown, "Print the tables in Markdown, for a report (not with --json).");
   cmd->add_option("--report", o->report, "Also write the makespan errors as an HTML page: a bar per case, the 10% and 25% bands.")

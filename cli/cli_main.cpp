@@ -94,6 +94,7 @@ int cli_main(int argc, char** argv) {
   cli::add_list_command(app, chosen);
   cli::add_sim_command(app, chosen);
   cli::add_profile_command(app, chosen);
+  cli::add_whatif_command(app, chosen);
   cli::add_validate_command(app, chosen);
   cli::add_accuracy_command(app, chosen);
   cli::add_trace_command(app, chosen);

@@ -23,6 +23,8 @@ void add_list_command(CLI::App& app, action& chosen);
 void add_sim_command(CLI::App& app, action& chosen);
 /// `twinsched profile SCENARIO -o FILE`: a real run with each turn's own code timed, as a cost profile.
 void add_profile_command(CLI::App& app, action& chosen);
+/// `twinsched whatif TRACE --policy LIST --cores LIST`: a recording predicted under other configurations.
+void add_whatif_command(CLI::App& app, action& chosen);
 /// `twinsched validate SCENARIO`: the scenario on real cores and in simulation on the same
 /// core count, both traced, then diffed.
 void add_validate_command(CLI::App& app, action& chosen);

@@ -1,6 +1,7 @@
 // One case of the accuracy matrix (a scenario on real threads and in simulation) and the setup the matrix ran with.
 #pragma once
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,7 @@ struct accuracy_case {
   bool host_moved = false;           ///< no measured run found the host in the model's state: shown, left out of the summary
   run_result real;                   ///< the median run (for an even count, the faster of the two middle ones)
   sim_result sim;                    ///< one simulation on s.sched.workers modeled cores
+  std::shared_ptr<const cost_profile> costs;  ///< with accuracy_setup::profile_costs: the scenario's profile
   std::string failure;               ///< why the case has no comparison (a run threw or failed its verdict); empty if ok
   bool ok() const { return failure.empty(); }
 };
@@ -42,6 +44,9 @@ struct accuracy_setup {
   std::vector<double> host_line_ns;   ///< probed here before the first real run and after each; empty on one CPU
   std::size_t runs_in_state = 0, runs_off_state = 0;  ///< measured real runs (re-runs included) by the probes around them
   std::size_t reran = 0;              ///< re-runs made for runs the host spoiled
+  /// --profile-costs: each scenario's behaviors are profiled first (one real run on one worker,
+  /// `twinsched profile`), and its simulations charge each turn's own code from that profile.
+  bool profile_costs = false;
 };
 
 }  // namespace twinsched::twin

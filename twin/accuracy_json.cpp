@@ -50,6 +50,7 @@ nlohmann::json accuracy_json(const accuracy_setup& setup, const std::vector<accu
           {"warmup", setup.warmup},
           {"order", setup.order},
           {"reruns", setup.reruns},
+          {"profile_costs", setup.profile_costs},
           {"error_definition",
            "relative metrics: 100 * (sim - real) / real, null when real is 0 and sim is not; busy_pct: sim - real in "
            "percentage points; real = the median of the measured runs made in the model's host state (of all of them when "

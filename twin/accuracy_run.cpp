@@ -4,6 +4,10 @@
 
 #include <algorithm>
 #include <exception>
+#include <map>
+#include <set>
+#include <memory>
+#include <stdexcept>
 #include <optional>
 
 #include "runtime/run_threads.hpp"
@@ -57,10 +61,30 @@ void finish_case(accuracy_case& c, const std::vector<measured_run>& runs, bool a
     // threads than it begins with (up to this machine's cores, which the real run shares).
     so.cores = std::max(c.s.sched.workers, std::min(c.s.sched.max_workers, std::max(1u, setup.host_cores)));
     so.machine = setup.machine;
+    so.costs = c.costs;
+    if (c.costs) so.costs_source = c.s.name + " (profiled on 1 worker)";
     c.sim = steps.simulate(c.s, so);
     if (!c.sim.ok()) c.failure = "simulation: " + verdict_failure(c.sim.run);
   } catch (const std::exception& e) {
     c.failure = std::string("simulation: ") + e.what();
+  }
+}
+
+/// One profile per scenario (by name), taken before any measured run, shared by its cases.
+void profile_scenarios(std::vector<accuracy_case>& cases, const matrix_steps& steps, std::size_t& step) {
+  std::map<std::string, std::shared_ptr<const cost_profile>> taken;
+  for (accuracy_case& c : cases) {
+    auto& p = taken[c.s.name];
+    if (!p) {
+      steps.started(step++, c.s.name, "profiling its behaviors on 1 worker");
+      try {
+        p = std::make_shared<const cost_profile>(steps.profile(c.s));
+      } catch (const std::exception& e) {
+        c.failure = std::string("profile: ") + e.what();
+        continue;
+      }
+    }
+    c.costs = p;
   }
 }
 
@@ -79,14 +103,27 @@ void run_matrix(std::vector<accuracy_case>& cases, accuracy_setup& setup, matrix
   if (!steps.real_run) steps.real_run = [](const scenario& s) { return run_on_threads(s); };
   if (!steps.simulate) steps.simulate = [](const scenario& s, const sim_options& o) { return simulate(s, o); };
   if (!steps.probe) steps.probe = host_probe();
+  if (!steps.profile)
+    steps.profile = [](const scenario& s) {
+      cost_profile p;
+      scenario one = s;
+      one.sched.workers = 1;
+      const run_result r = run_on_threads(one, trace_request{}, nullptr, &p);
+      if (!r.ok()) throw std::runtime_error("the 1-worker profile run failed: " + verdict_failure(r));
+      return p;
+    };
   const std::size_t n = cases.size(), per_case = setup.warmup + setup.runs;
-  steps.planned(n * (per_case + 1));
+  std::set<std::string> scenarios;  // one profile each
+  if (setup.profile_costs)
+    for (const accuracy_case& c : cases) scenarios.insert(c.s.name);
+  steps.planned(scenarios.size() + n * (per_case + 1));
+  std::size_t step = 0;
+  if (setup.profile_costs) profile_scenarios(cases, steps, step);
   std::vector<std::vector<measured_run>> measured(n);
   auto phase = [&](unsigned i) {
     return i < setup.warmup ? std::string("real warm-up")
                             : "real run " + std::to_string(i - setup.warmup + 1) + "/" + std::to_string(setup.runs);
   };
-  std::size_t step = 0;
   bool in_state = true;  // the last probe's verdict
   auto probe = [&] {
     if (const double ns = steps.probe(); ns > 0) {

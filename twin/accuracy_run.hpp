@@ -22,6 +22,8 @@ struct matrix_steps {
   std::function<run_result(const scenario&)> real_run;              ///< default: run_on_threads
   std::function<sim_result(const scenario&, const sim_options&)> simulate;  ///< default: simulate (sim/run_sim.hpp)
   std::function<double()> probe;  ///< a line transfer here, ns (0: none); default: host_probe()
+  /// A scenario's cost profile (accuracy_setup::profile_costs); default: one real run on one worker.
+  std::function<cost_profile(const scenario&)> profile;
   /// A line for stderr: the warning when the first probe finds the host elsewhere.
   std::function<void(const std::string&)> warn = [](const std::string&) {};
 };

@@ -64,7 +64,9 @@ void print_makespans(std::ostream& out, const accuracy_setup& setup, const std::
       << " warm-up" << (setup.warmup == 1 ? "" : "s")
       << (setup.order == "rounds" ? ", in rounds over the matrix" : ", one case's runs in a row") << ", on this machine's "
       << setup.host_cores << " cores) vs simulated (" << setup.machine
-      << ", one modeled core per worker, adaptive's extra threads included); error = (sim - real) / real\n\n";
+      << ", one modeled core per worker, adaptive's extra threads included"
+      << (setup.profile_costs ? "; each turn's own code charged from the scenario's 1-worker profile" : "")
+      << "); error = (sim - real) / real\n\n";
   text_table t{{"scenario", "policy", "workers", "real ms", "real spread", "sim ms", "error"},
                {false, false, true, true, true, true, true},
                {}};

@@ -162,4 +162,18 @@ assert abs(s["worst_abs_makespan_error_pct"] - abs(A["error"]["makespan_ms"])) <
     fail "host moving within the matrix ($rc): $(cat mixed.json left.json | head -c 3000)"
 fi
 
+# --profile-costs: each scenario profiled first on 1 worker, its simulations charged from it:
+# forward's own code is not free then, so the simulated makespan grows, all else equal
+one=(--scenario forward --param hops=200 --policy stealing --workers 1 --runs 1 --warmup 0 --json)
+"$bin" accuracy "${one[@]}" >plain.json 2>/dev/null && "$bin" accuracy "${one[@]}" --profile-costs >costs.json 2>err.txt
+out=$(python3 - plain.json costs.json <<'EOP'
+import json, sys
+a, b = (json.load(open(f)) for f in sys.argv[1:3])
+sa, sb = a["cases"][0]["sim"]["makespan_ms"], b["cases"][0]["sim"]["makespan_ms"]
+print("ok" if b["profile_costs"] and not a["profile_costs"] and sb > sa else f"plain {sa} costs {sb}")
+EOP
+)
+[[ $out == ok && $(cat err.txt) == *"[1/3] forward: profiling its behaviors on 1 worker"* ]] &&
+  ok "--profile-costs profiles each scenario first and charges its simulation from it" || fail "--profile-costs: $out $(cat err.txt)"
+
 finish "accuracy"
