@@ -37,8 +37,12 @@ recorded=$(sed -n 's/.*makespan \([0-9.]*\) ms/\1/p' <<<"$out")
   ok "whatif predicts each policy x cores, the recorded one at the recorded makespan" || fail "whatif table: $out"
 grep -q '<svg' w.html && grep -q 'recorded (sim, stealing)' w.html && ok "whatif --report draws the predictions and the recording" ||
   fail "whatif report"
-out=$("$bin" whatif rec.tst --policy stealing --cores 2 --json 2>&1) && [[ $out == *'"self_error": -0.'* ]] &&
-  ok "whatif without the profile the recording had: the model's error on the recording shows it" || fail "whatif json: $out"
+# another profile than the recording's (every turn 5 us): the model's error on the recording, and the bar, show it
+sed -E 's/^mean_ns = .*/mean_ns = 5000.0/; s/^quantiles_ns = .*/quantiles_ns = ['"$(printf '5000.0, %.0s' {1..20})"'5000.0]/' f.toml >slow.toml
+out=$("$bin" whatif rec.tst --costs slow.toml --policy stealing --cores 2 --json 2>&1)
+bar=$(sed -nE 's/^  "bar": ([0-9.]+),?$/\1/p' <<<"$out")
+[[ $out == *'"self_error": '[1-9]* && -n $bar && ${bar%%.*} -ge 1 ]] &&
+  ok "whatif with another profile than the recording's: its error on the recording widens the bar" || fail "whatif json: $out"
 err=$("$bin" whatif rec.tst --policy nope 2>&1); rc=$?
 [[ $rc -eq 2 && $err == "twinsched: --policy: unknown policy 'nope' (see \`twinsched list policies\`)" ]] &&
   ok "whatif refuses an unknown policy" || fail "whatif --policy nope ($rc): $err"
