@@ -70,13 +70,16 @@ int profile(const profile_options& o) {
 }
 
 constexpr const char* profile_footer = R"(What it measures: for each kind of turn (the behavior's C++ type and the message's tag), the
-thread CPU time of the behavior's receive (preemption is not in it), less what it burned with
-burn_ns (the simulator charges that anyway) and less one read of the clock. Work a behavior
-declares with did_work_ns is in the measurement: in simulation the profile's draw replaces it.
+time-stamp counter across the behavior's receive, less the runtime's work inside it (sends,
+spawns, shared words), less what it burned with burn_ns (the simulator charges that anyway),
+less what timing an empty turn reads. Turns whose thread lost its core are left out and
+counted. Work a behavior declares with did_work_ns is in the measurement: in simulation the
+profile's draw replaces it (docs/COSTS.md).
 Examples:
   twinsched profile savina/quicksort -o qs.toml         one worker (the default), then
   twinsched sim savina/quicksort --cores 2 --costs qs.toml
-  twinsched profile forward --workers 2 --param hops=1000 -o f.toml --trace f.tst
+  twinsched run forward --workers 1 --param hops=1000 --trace f.tst
+  twinsched profile forward --param hops=1000 -o f.toml
   twinsched whatif f.tst --costs f.toml --policy sharing --cores 4
 Exit codes: 0 written, 1 the run's verdict failed (nothing written), 2 a bad scenario, flag or path.)";
 
@@ -91,7 +94,9 @@ void add_profile_command(CLI::App& app, action& chosen) {
   cmd->add_option("scenario", o->file, scenario_help)->type_name("SCENARIO");
   o->flags.add_to(*cmd, "Worker threads of the measured run. Default: 1, whatever the scenario says.");
   cmd->add_option("-o,--output", o->out, "Write the profile (TOML) to FILE.")->type_name("FILE")->required();
-  cmd->add_option("--trace", o->trace_path, "Also record the run's full trace to FILE (for `twinsched whatif`).")
+  cmd->add_option("--trace", o->trace_path,
+                  "Also record the profiled run's full trace to FILE (its times include the timing's own cost: "
+                  "record a run for `twinsched whatif` with `twinsched run --trace`).")
       ->type_name("FILE");
   cmd->callback([&chosen, o] { chosen = [o] { return profile(*o); }; });
 }

@@ -1,4 +1,5 @@
 // `twinsched whatif TRACE`: a recorded run simulated again under other policies and core counts, each prediction with an error bar.
+#include <algorithm>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -21,7 +22,8 @@ namespace twinsched::cli {
 namespace {
 
 struct whatif_cli {
-  std::string trace, policies, cores = "1,2,4", costs, report;
+  std::string trace, cores = "1,2,4", costs, report;
+  std::vector<std::string> policies;  ///< --policy, checked against the registry; empty: every policy
   sim_options opt;
   bool json = false;
 };
@@ -79,7 +81,7 @@ int whatif(const whatif_cli& c) {
   }
   std::vector<std::string> policies;
   for (const auto& p : policy_catalog())
-    if (c.policies.empty() || ("," + c.policies + ",").find("," + p.name + ",") != std::string::npos)
+    if (c.policies.empty() || std::find(c.policies.begin(), c.policies.end(), p.name) != c.policies.end())
       policies.push_back(p.name);
   const std::vector<std::uint32_t> cores = parse_whole_list(c.cores, 1, cores_limit);
   bool first = true;
@@ -111,12 +113,8 @@ int whatif(const whatif_cli& c) {
 }
 
 void check(whatif_cli& c) {
-  for (std::size_t at = 0; at <= c.policies.size() && !c.policies.empty();) {
-    const std::size_t end = std::min(c.policies.find(',', at), c.policies.size());
-    const std::string name = c.policies.substr(at, end - at);
+  for (const std::string& name : c.policies)
     if (!find_policy(name)) throw usage_error("--policy: unknown policy '" + name + "' (see `twinsched list policies`)");
-    at = end + 1;
-  }
 }
 
 constexpr const char* whatif_footer = R"(How it predicts: the recording's scenario (its header) is simulated as recorded and
@@ -143,7 +141,9 @@ void add_whatif_command(CLI::App& app, action& chosen) {
       ->type_name("TRACE")
       ->required();
   cmd->add_option("--policy", c->policies, "Policies to predict, comma-separated. Default: every policy.")
-      ->type_name("LIST");
+      ->type_name("LIST")
+      ->delimiter(',')
+      ->allow_extra_args(false);
   takes(cmd->add_option("--cores", c->cores, "Modeled cores to predict, one worker each. Default: 1,2,4.")
             ->type_name("LIST"),
         "a comma-separated list of N, each 1.." + std::to_string(cores_limit),
