@@ -28,6 +28,7 @@ constexpr const char* command_footer = R"(Examples:
                                                   search schedules for a broken invariant
   twinsched report a.tst -o a.html                an HTML report: timelines, delays, critical path
   twinsched sweep sweep.toml --jobs 2 --report s.html   every combination of policies, cores, seeds, ...
+  twinsched frontier open-light --svg f.svg       p99 latency against CPU, every idle strategy x policy
   twinsched list policies                         what each policy does
   twinsched list workloads                        workload parameters for --param
   twinsched <command> --help                      every option of a command, with defaults
@@ -95,6 +96,7 @@ int cli_main(int argc, char** argv) {
   cli::add_sim_command(app, chosen);
   cli::add_profile_command(app, chosen);
   cli::add_whatif_command(app, chosen);
+  cli::add_frontier_command(app, chosen);
   cli::add_validate_command(app, chosen);
   cli::add_accuracy_command(app, chosen);
   cli::add_trace_command(app, chosen);

@@ -25,6 +25,8 @@ void add_sim_command(CLI::App& app, action& chosen);
 void add_profile_command(CLI::App& app, action& chosen);
 /// `twinsched whatif TRACE --policy LIST --cores LIST`: a recording predicted under other configurations.
 void add_whatif_command(CLI::App& app, action& chosen);
+/// `twinsched frontier SCENARIO`: p99 latency against CPU per request over idle strategies x policies.
+void add_frontier_command(CLI::App& app, action& chosen);
 /// `twinsched validate SCENARIO`: the scenario on real cores and in simulation on the same
 /// core count, both traced, then diffed.
 void add_validate_command(CLI::App& app, action& chosen);

@@ -209,6 +209,12 @@ class alignas(64) actor_cell final : private detail::cell_first_line<P>, public 
  public:
   /// Intrusive link for lock-based FIFO run queues (shared-queue); owned by that queue.
   actor_cell* next_runnable = nullptr;
+  /// When the actor was last made runnable, if that push was sampled for the scheduling
+  /// delay (worker.hpp, "Latency and CPU"); 0: not sampled. Written by the pusher before the
+  /// policy has the actor, read and cleared by the worker that runs its next turn (the
+  /// policy's queue orders the two, as it does for the actor itself). Before `home`: a
+  /// 64-bit field after it would pad the second line past 64 bytes.
+  std::uint64_t runnable_at = 0;
   /// Worker or dispatcher this actor belongs to, for policies that bind actors (distribution,
   /// sharing, adaptive); unused by the others.
   std::uint32_t home = 0;

@@ -85,6 +85,26 @@ class context {
   /// The actor whose message is being processed (empty outside a behavior).
   virtual actor_ref self() const = 0;
 
+  /// Time, in nanoseconds since the run's platform was made: the steady clock on real cores,
+  /// the calling worker's simulated time in simulation.
+  virtual std::uint64_t now_ns() const = 0;
+  /// Sends `m` to `to` after `delay_ns` (a timer: models/timer_service.hpp). With
+  /// `stamp_arrival`, the runtime overwrites the delivered message's `b` with now_ns() at
+  /// the moment it enters the mailbox, so that its receiver can measure what happened to it
+  /// since (an open-loop request's latency). Only a workload that declares
+  /// `workload::uses_timers` may set timers (its runs start the timer service); elsewhere this
+  /// throws std::logic_error. Timer messages are not ordered with the sender's other sends.
+  virtual void send_after(actor_ref /*to*/, const message& /*m*/, std::uint64_t /*delay_ns*/,
+                          bool /*stamp_arrival*/ = false) {
+    throw std::logic_error("send_after outside a run");
+  }
+  /// Records one request's latency (`ns`: arrival to completion, measured by the behavior)
+  /// into the run's latency histogram (p50, p99, p99.9, max in the summary). No allocation.
+  virtual void record_latency(std::uint64_t /*ns*/) {}
+  /// The run's worker count (at the start, for a policy that grows: adaptive), so a workload
+  /// can size its load to the machine.
+  virtual unsigned worker_count() const { return 1; }
+
   /// Shared words: a table of `workload::shared_words()` 64-bit words, all 0 when the
   /// workload's `start` runs, that every behavior of the run (and `start`, through the
   /// injector) may read and compare-and-swap, for a benchmark whose reference shares memory

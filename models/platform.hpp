@@ -103,6 +103,19 @@
 //       profiled. Simulated: a charger drawing each turn's cost from a profile
 //       (sim/cost_charger.hpp) when a simulation is given one (`sim --costs`).
 //
+// Time outside the workers, and what a worker burned
+//   18. `start_service(fn)` runs fn outside the workers, for the runtime's own service (the
+//       timers: models/timer_service.hpp): `current_worker()` is -1 there and
+//       `join_workers()` waits for it too. Real: a thread of its own, with the kernel's timer
+//       slack at its minimum (a timed park there is a timer's precision). Simulated: an S4U
+//       actor off the modeled cores, like the run's driver: what it does costs no simulated
+//       time and is no scheduling point (the timers are the machine's clock hardware), and
+//       while it waits with a timeout the run is not stuck (the all-parked check).
+//   19. `cpu_ns()` is the calling worker's CPU time since it started. Real: the thread's CPU
+//       clock (CLOCK_THREAD_CPUTIME_ID: a system call, read at a worker's start and end only).
+//       Simulated: its simulated time less the time it spent blocked in a parker: its core was
+//       busy (running turns, spinning or yielding) the rest of the time.
+//
 // Failing
 //   16. `fail(why)` never returns: an invariant broke (scheduler::fatal; the checks of a
 //       `checks` run). Real: print `why` and abort the process. Simulated: record `why` as
@@ -164,7 +177,7 @@ concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::
   { p.touch_message(std::uint32_t{}, touch_at::turn) } -> std::same_as<void>;
 };
 
-/// Contract 1-17: everything models/ may ask of the machine.
+/// Contract 1-19: everything models/ may ask of the machine.
 template <class P>
 concept platform =
     platform_costs<P> &&
@@ -203,6 +216,9 @@ concept platform =
       { p.fail(std::string()) } -> std::same_as<void>;
       // 17. the hook around a behavior's own code
       { cp.turn_costs() } -> std::same_as<turn_cost_hook*>;
+      // 18. the runtime's service, 19. a worker's CPU time
+      { p.start_service(fn) } -> std::same_as<void>;
+      { cp.cpu_ns() } -> std::same_as<std::uint64_t>;
     };
 
 /// True if P stamps trace events itself (contract 8).

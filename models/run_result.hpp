@@ -17,6 +17,16 @@ struct worker_stats {
   std::uint64_t migrations = 0; ///< actors this worker moved to another dispatcher (sharing, adaptive)
   std::uint64_t busy_ns = 0;    ///< time in spells that ran turns: from a turn to the next time it found no work
   std::uint64_t idle_ns = 0;    ///< the rest: the idle strategy (spinning, yielding, parked), spells without a turn
+  std::uint64_t parked_ns = 0;  ///< of idle_ns, the time blocked in a park (the rest spun, yielded or retried)
+  std::uint64_t cpu_ns = 0;     ///< CPU time the worker used (platform.hpp 19): turns, spinning and yielding
+};
+
+/// A distribution of nanosecond values, as the summary reports it (from a log_histogram:
+/// each quantile is the middle of its bucket, within 3.2% of the exact value).
+struct latency_summary {
+  std::uint64_t count = 0;
+  double mean_ns = 0;
+  std::uint64_t p50_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0;
 };
 
 /// One actor's deliveries, collected when tracing: the trace diff's logical-equivalence check.
@@ -46,6 +56,22 @@ struct run_result {
   std::vector<std::string> errors;     ///< behavior exceptions, with the actor's name
   bool workload_ok = true;
   std::vector<actor_stats> per_actor;  ///< every actor, in no particular order; only when tracing
+  /// Requests' latency, as the behaviors recorded it (context::record_latency): open-loop workloads.
+  latency_summary request_latency;
+  /// Runnable to running: from a push to the policy to the start of the turn it made, for
+  /// every push from outside a worker (timers) and one in `scheduling_sample` of the workers'.
+  latency_summary scheduling_delay;
+  std::uint32_t scheduling_sample = 0;
+  /// Timers: how many the service delivered, and how late after their deadline (its clock's precision).
+  std::uint64_t timers = 0;
+  double timer_late_mean_ns = 0;
+  std::uint64_t timer_late_max_ns = 0;
+
+  std::uint64_t cpu_ns() const {
+    std::uint64_t t = 0;
+    for (const auto& w : per_worker) t += w.cpu_ns;
+    return t;
+  }
 
   double msgs_per_s() const { return wall_s > 0 ? double(messages) / wall_s : 0; }
   /// The verdict, one rule for every backend (run, sim, validate, replay, a trace's footer): the

@@ -62,6 +62,8 @@
 #include "parking.hpp"
 #include "platform.hpp"
 #include "run_result.hpp"
+#include "log_histogram.hpp"
+#include "timer_service.hpp"
 #include "trace_event.hpp"
 #include "tracer.hpp"
 #include "worker.hpp"
@@ -109,7 +111,10 @@ class scheduler final : public worker_control {
   run_result run(workload& w) {
     shared_size_ = w.shared_words();
     if (shared_size_ != 0) shared_ = std::make_unique<typename P::template atomic<std::uint64_t>[]>(shared_size_);  // all 0
+    timers_on_ = w.uses_timers();
     w.start(injector_);
+    if (timers_on_)  // platform contract 18; stopped by finish()
+      plat_.start_service([this] { timers_.serve(plat_, [this](timer_entry<envelope<P>, cell>& e) { deliver_timer(e); }); });
     t0_ = plat_.now_ns();
     counts_.store(std::uint64_t(cfg_.workers) << 32, std::memory_order_relaxed);  // no worker yet: start_worker publishes it
     timeline_.emplace_back(0.0, cfg_.workers);
@@ -210,6 +215,16 @@ class scheduler final : public worker_control {
     return shared_word(i).compare_exchange_strong(expected, desired, std::memory_order_seq_cst, std::memory_order_seq_cst);
   }
 
+  /// Sets a timer (context::send_after) for envelope `e`, already counted sent by its setter.
+  void set_timer(std::uint64_t delay_ns, cell& to, envelope<P>* e, bool stamp) {
+    timers_.add(plat_.now_ns() + delay_ns, to, e, stamp);
+  }
+  /// Throws unless the run has a timer service (call before counting a timer's message sent).
+  void require_timers() const {
+    if (!timers_on_)
+      throw std::logic_error("send_after: the workload does not declare uses_timers(), so its run has no timer service");
+  }
+
   /// A behavior failed; the run goes on.
   void report(std::string what) {
     lock_guard g(errors_mutex_);
@@ -294,6 +309,17 @@ class scheduler final : public worker_control {
     void burn_ns(std::uint64_t) override {}
     void did_work_ns(std::uint64_t) override {}
     actor_ref self() const override { return {}; }
+    std::uint64_t now_ns() const override { return s_.plat_.now_ns(); }
+    void send_after(actor_ref to, const message& m, std::uint64_t delay_ns, bool stamp_arrival) override {
+      s_.require_timers();
+      envelope<P>* e = pool_.get();
+      e->msg = m;
+      e->msg.sender = nullptr;
+      e->id = ++sent_;  // counted sent now: the run waits for it
+      e->seq = 0;
+      s_.set_timer(delay_ns, *static_cast<cell*>(to.get()), e, stamp_arrival);
+    }
+    unsigned worker_count() const override { return s_.cfg_.workers; }
     std::uint64_t shared_load(std::uint64_t i) override { return s_.shared_load(i); }
     bool shared_cas(std::uint64_t i, std::uint64_t& expected, std::uint64_t desired) override {
       return s_.shared_cas(i, expected, desired);
@@ -320,8 +346,21 @@ class scheduler final : public worker_control {
     });
   }
 
+  /// The timer service's delivery (timer_service.hpp): as the injector's, from outside a worker.
+  void deliver_timer(timer_entry<envelope<P>, cell>& t) {
+    const std::uint64_t now = plat_.now_ns();
+    if (t.stamp) t.what->msg.b = now;
+    cell& c = *t.to;
+    if (c.push(t.what)) {
+      if (tracing(trace_level::decisions)) trace(event_kind::schedule, outside_worker, c.id(), 0, std::uint32_t(push_reason::external));
+      c.runnable_at = std::max<std::uint64_t>(now, 1);  // every outside push: its turn records the delay
+      policy_.push(-1, c, push_reason::external);
+    }
+  }
+
   void finish() {
     done_.store(true, std::memory_order_release);
+    if (timers_on_) timers_.stop();
     park_.wake_all();
     if constexpr (dynamic) finished_.unpark();
   }
@@ -369,6 +408,17 @@ class scheduler final : public worker_control {
       }
     });
     r.leftover += policy_.queued();
+    log_histogram latency, delay;
+    for (auto& wk : workers_) {
+      latency.merge(wk->latency());
+      delay.merge(wk->scheduling_delay());
+    }
+    r.request_latency = summarize(latency);
+    r.scheduling_delay = summarize(delay);
+    r.scheduling_sample = worker<P, Pol>::scheduling_sample;
+    r.timers = timers_.delivered();
+    r.timer_late_mean_ns = timers_.late_mean_ns();
+    r.timer_late_max_ns = timers_.late_max_ns();
     r.checksum = w.checksum();
     r.reference = w.reference_checksum();
     r.expected_messages = w.expected_messages();
@@ -384,6 +434,10 @@ class scheduler final : public worker_control {
     }
     r.final_workers = timeline_.back().second;
     return r;
+  }
+
+  static latency_summary summarize(const log_histogram& h) {
+    return {h.count(), h.mean(), h.quantile(0.5), h.quantile(0.99), h.quantile(0.999), h.max()};
   }
 
   /// Seconds from the run's start to the first time the thread count grew.
@@ -409,6 +463,8 @@ class scheduler final : public worker_control {
   std::uint64_t t0_ = 0;
   alignas(64) typename P::template atomic<std::uint64_t> counts_{0};  // running << 32 | idle
   typename P::template atomic<bool> done_{false};
+  timer_service<P, envelope<P>, cell> timers_;  // serves only when the workload uses timers
+  bool timers_on_ = false;                      // set before start(); read-only after
   typename P::mutex errors_mutex_;
   std::vector<std::string> errors_;
   typename P::mutex start_mutex_;     // serializes plat_.start_worker (dynamic policies)

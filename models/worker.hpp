@@ -59,6 +59,17 @@
 //           turns, then holds one again, as a probe. (Without this, forward ran longer on many
 //           simulated cores: every collision of a token with a held actor cost a steal.)
 //
+// Latency and CPU (what an idle strategy trades: run_result.hpp)
+//   - A request's latency is what its behavior measures and records (record_latency) into
+//     this worker's log-linear histogram: fixed size, no allocation, merged at the end.
+//   - The scheduling delay (runnable to running): a push to the policy stamps the actor's
+//     `runnable_at` with the clock, and the turn it makes records now - runnable_at. Every push
+//     from outside (a timer's delivery, scheduler.hpp) is stamped; a worker stamps one push in
+//     `scheduling_sample`, counted down per worker (the same pushes in every simulation), so
+//     that a message chain pays a clock read per 64 pushes, not two per message.
+//   - CPU: the platform's cpu_ns() (contract 19) at the loop's start and end, and the time
+//     blocked in parks (parked_ns, timed with now_ns around them: the slow path).
+//
 // Termination counters: `sent_` and `processed_` are written only by this worker, after the
 // fact they count (a message is counted sent before it is pushed, processed after its
 // handler's own sends), which is what the scheduler's quiescence check relies on.
@@ -80,6 +91,7 @@
 #include "cost_profile.hpp"
 #include "delivery_tally.hpp"
 #include "envelope_pool.hpp"
+#include "log_histogram.hpp"
 #include "idle/idle_strategy.hpp"
 #include "platform.hpp"
 #include "policy/policy.hpp"
@@ -122,6 +134,7 @@ class worker final : public context {
   void loop() {
     s_.trace(event_kind::worker_start, index_, 0, 0, 0);  // at every level: the checked path
     phase_ = worker_phase::running;
+    const std::uint64_t cpu_at_start = s_.plat().cpu_ns();
     // busy_ns is the time of spells that ran turns: from the turn that ends an idle spell to
     // the next time the worker finds no work. A spell without a turn (the start, when the
     // first look finds nothing, however long the thread took to get there) is idle time.
@@ -163,6 +176,7 @@ class worker final : public context {
       idle_step(round++);
     }
     account(idle ? stats_.idle_ns : spell(), mark);
+    stats_.cpu_ns = s_.plat().cpu_ns() - cpu_at_start;
     phase_ = worker_phase::stopped;
     s_.trace(event_kind::worker_stop, index_, 0, 0, 0);
     if (retired) s_.retire_worker();  // last: it may end the run
@@ -224,6 +238,8 @@ class worker final : public context {
         emit(event_kind::schedule, to.id(), id, 0);
       else if (tracing(trace_level::decisions))
         emit(event_kind::schedule, to.id(), 0, 0);  // apart: the encoder sees the constant 0 (id is 0 here)
+      if (--sample_left_ == 0) [[unlikely]]
+        stamp_runnable(to);
       s_.policy().push(int(index_), to, push_reason::sent);
     }
   }
@@ -239,6 +255,23 @@ class worker final : public context {
     if (!costs_ || !costs_->replaces_declared) s_.plat().charge_ns(ns);
   }
   actor_ref self() const override { return actor_ref(current_); }
+  std::uint64_t now_ns() const override { return s_.plat().now_ns(); }
+  void send_after(actor_ref to, const message& m, std::uint64_t delay_ns, bool stamp_arrival) override {
+    s_.require_timers();  // throws before anything is counted: the run must not wait for it
+    runtime_part_begins();
+    envelope<P>* e = pool_.get();
+    copy_fields(e->msg, m);
+    e->msg.sender = current_;
+    ++sent_local_;
+    // no sequence number: a timer's message is not ordered with the sender's other sends
+    e->seq = 0;
+    e->id = tracing(trace_level::full) && current_ ? message_id(current_->id(), current_->next_send_seq()) : 0;
+    sent_.store(sent_local_, std::memory_order_release);  // counted sent now: the run waits for it
+    s_.set_timer(delay_ns, *static_cast<cell*>(to.get()), e, stamp_arrival);
+    runtime_part_ends();
+  }
+  void record_latency(std::uint64_t ns) override { latency_.add(ns); }
+  unsigned worker_count() const override { return s_.config().workers; }
   std::uint64_t shared_load(std::uint64_t i) override {
     runtime_part_begins();
     const std::uint64_t v = s_.shared_load(i);
@@ -257,6 +290,11 @@ class worker final : public context {
   std::uint64_t sent() const { return sent_.load(std::memory_order_acquire); }
   std::uint64_t processed() const { return processed_.load(std::memory_order_acquire); }
   const worker_stats& stats() const { return stats_; }
+  /// After the run: the requests' latency this worker recorded, and its sampled scheduling delays.
+  const log_histogram& latency() const { return latency_; }
+  const log_histogram& scheduling_delay() const { return delay_; }
+  /// One push in this many is stamped for the scheduling delay (see "Latency and CPU").
+  static constexpr std::uint32_t scheduling_sample = 64;
   /// While tracing at full level: the payloads each actor this worker ran was delivered here (after the run).
   const delivery_tally& tally() const { return tally_; }
   std::uint64_t dead_letters() const { return dead_letters_; }
@@ -306,6 +344,8 @@ class worker final : public context {
   void run_turn(cell& a) {
     P::runtime_work(runtime_op::turn);
     ++stats_.turns;
+    if (a.runnable_at) [[unlikely]]
+      record_delay(a);
     if (checks_) {
       if (std::uint32_t other = a.enter(index_)) [[unlikely]]
         entered_twice(a, other - 1);
@@ -391,7 +431,20 @@ class worker final : public context {
 
   void reschedule(cell& a, push_reason why) {
     if (tracing(trace_level::decisions)) emit(event_kind::schedule, a.id(), 0, std::uint32_t(why));
+    if (--sample_left_ == 0) [[unlikely]]
+      stamp_runnable(a);
     s_.policy().push(int(index_), a, why);
+  }
+
+  /// A sampled push (see "Latency and CPU"): the turn it makes records the delay.
+  [[gnu::noinline]] void stamp_runnable(cell& a) {
+    sample_left_ = scheduling_sample;
+    a.runnable_at = std::max<std::uint64_t>(s_.plat().now_ns(), 1);
+  }
+  [[gnu::noinline]] void record_delay(cell& a) {
+    const std::uint64_t now = s_.plat().now_ns();
+    delay_.add(now > a.runnable_at ? now - a.runnable_at : 0);  // simulated workers' clocks may differ a little
+    a.runnable_at = 0;
   }
 
   void process(cell& a, envelope<P>& e) {
@@ -474,12 +527,14 @@ class worker final : public context {
     std::uint64_t limit = 0;  // 0: no bound
     if constexpr (Pol::caps.scales_workers) limit = s_.policy().park_limit_ns(index_);
     phase_ = d.what == idle_decision::park && !limit ? worker_phase::parked : worker_phase::parked_for;
+    const std::uint64_t parked_at = s_.plat().now_ns();
     if (d.what == idle_decision::park) {
       if (limit) park.park_for(index_, limit);
       else park.park(index_);
     } else {
       park.park_for(index_, limit ? std::min(d.ns, limit) : d.ns);
     }
+    stats_.parked_ns += s_.plat().now_ns() - parked_at;
     phase_ = worker_phase::idle;
     park.cancel(index_);  // step 4
     if (tracing(trace_level::decisions)) emit(event_kind::unpark, 0, 0, 0);
@@ -504,6 +559,8 @@ class worker final : public context {
   std::uint64_t turn_burned_ = 0, turn_declared_ = 0;  // this turn's burn_ns and did_work_ns, for costs_
   std::uint64_t sent_local_ = 0, dead_letters_ = 0;
   worker_stats stats_;
+  std::uint32_t sample_left_ = scheduling_sample;  // pushes until the next stamped one
+  log_histogram latency_, delay_;  // owner only until the run ends
   delivery_tally tally_;  // while tracing at full level; owner only until the run ends
   policy_port<P> port_;  // what the policy's hooks may do (policy.hpp)
   arena<cell> spawned_;

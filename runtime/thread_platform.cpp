@@ -2,7 +2,12 @@
 #include "thread_platform.hpp"
 
 #include <algorithm>
+#include <ctime>
 #include <utility>
+
+#if defined(__linux__)
+#include <sys/prctl.h>
+#endif
 
 namespace twinsched {
 namespace {
@@ -169,6 +174,24 @@ void thread_platform::start_worker(int index, std::function<void()> fn) {
     f();
     if (lane) lane->thread_done(life);
   });
+}
+
+void thread_platform::start_service(std::function<void()> fn) {
+  threads_.emplace_back([f = std::move(fn)] {
+    current_index = -1;
+#if defined(__linux__)
+    // The default slack (50 us) would let the kernel batch this thread's timed waits, which
+    // here are timers that deliver messages: 1 ns asks for the earliest wake-up it can give.
+    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
+    f();
+  });
+}
+
+std::uint64_t thread_platform::cpu_ns() const {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return std::uint64_t(ts.tv_sec) * 1'000'000'000u + std::uint64_t(ts.tv_nsec);
 }
 
 void thread_platform::join_workers() {

@@ -218,7 +218,11 @@ param_value toml_reader::read_param(const toml::node& v, const param_spec& spec,
     return v.as_boolean()->get();
   }
   if (!v.is_string()) fail_type(v, path, "string");
-  return v.as_string()->get();
+  const std::string& x = v.as_string()->get();
+  if (!spec.choices.empty() && std::find(spec.choices.begin(), spec.choices.end(), x) == spec.choices.end())
+    fail(v.source(), std::string(path) + " must be one of " + joined(spec.choices) + ", got '" + x + "'" +
+                         suggestion(x, spec.choices));
+  return x;
 }
 
 }  // namespace detail

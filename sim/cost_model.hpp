@@ -89,6 +89,8 @@ struct actor_state {
   std::uint64_t dither = 0;  ///< seeds the next yield_at (splitmix64 sequence per worker)
   bool idle = false;         ///< spun, yielded or parked since its last turn began (not_before)
   double drain_at = 0;       ///< simulated ns by which its buffered stores are complete (drain)
+  bool service = false;      ///< the runtime's service (platform.hpp 18): off the cores, like the driver
+  double blocked_ns = 0;     ///< time spent blocked in a parker (cpu_ns: platform.hpp 19)
 };
 
 /// The one simulation of this process (SimGrid's engine exists once per process).
@@ -118,6 +120,9 @@ struct state {
   // counter: flags are set and cleared on several paths, and a count drifted) and fails
   // the run on the spot if every live one is set.
   unsigned live_workers = 0;
+  /// Services (platform.hpp 18) alive and not parked without a timeout: one waiting for a
+  /// timer will wake, and deliver, so the run is not stuck while it does.
+  unsigned services_awake = 0;
   bool driver_waiting = false;  ///< every initial worker is launched (the driver joins or parks)
   void (*on_maybe_all_parked)() = nullptr;
   // A budget of platform operations (sim_config::max_points; 0: none): a livelock spends

@@ -34,11 +34,13 @@ namespace twinsched {
 // nlohmann's macros write both directions from one field list, so the two cannot drift;
 // every key is required when reading (a truncated pipe fails loudly). per_actor is not sent.
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(worker_stats, messages, turns, steals, parks, wakeups, donations, migrations, busy_ns,
-                                   idle_ns)
+                                   idle_ns, parked_ns, cpu_ns)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(latency_summary, count, mean_ns, p50_ns, p99_ns, p999_ns, max_ns)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(run_result, scenario, backend, policy, idle, workload, workers, messages,
                                    expected_messages, dead_letters, leftover, wall_s, per_worker, checksum, reference,
                                    detail, errors, workload_ok, thread_timeline, peak_workers, final_workers,
-                                   scale_up_s)
+                                   scale_up_s, request_latency, scheduling_delay, scheduling_sample, timers,
+                                   timer_late_mean_ns, timer_late_max_ns)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(replay_log, recorded, followed, skipped, reordered, free_turns, exact, inexact, passed,
                                    adopted, diverged, ran_out, notes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(preemption, worker, op, delay_ns, where)

@@ -20,6 +20,7 @@ using sim_detail::actor_state;
 struct sim_platform::impl {
   actor_state driver;
   std::vector<std::unique_ptr<actor_state>> workers;
+  std::vector<std::unique_ptr<actor_state>> services;  // platform.hpp 18
   std::vector<sg::ActorPtr> actors;
   std::vector<std::uint32_t> per_core;
   double time_limit_s = 3600;
@@ -241,6 +242,34 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
   sim_detail::g.cur = caller;  // Actor::create was a simcall
 }
 
+void sim_platform::start_service(std::function<void()> fn) {
+  impl* I = impl_.get();
+  auto st = std::make_unique<actor_state>();
+  st->service = true;  // worker and core stay -1: outside simulated time, like the driver
+  actor_state* s = st.get();
+  I->services.push_back(std::move(st));
+  ++sim_detail::g.services_awake;
+  actor_state* caller = sim_detail::g.cur;
+  sg::ActorPtr a = sg::Actor::create("service", prepared_hosts[0], [this, s, fn = std::move(fn)] {
+    sim_detail::resume(s);
+    try {
+      fn();
+    } catch (const simgrid::ForcefulKillException&) {
+      throw;
+    } catch (const std::exception& e) {
+      abort_run(std::string("the runtime's service failed: ") + e.what());
+    } catch (...) {
+      abort_run("the runtime's service failed: unknown exception");
+    }
+    s->finished = true;
+    --sim_detail::g.services_awake;
+    sim_detail::check_all_parked();
+  });
+  a->daemonize();
+  I->actors.push_back(a);
+  sim_detail::g.cur = caller;  // Actor::create was a simcall
+}
+
 void sim_platform::join_workers() {
   actor_state* me = sim_detail::g.cur;
   sim_detail::g.driver_waiting = true;  // every initial worker is launched: the all-parked check may judge
@@ -374,6 +403,7 @@ void sim_platform::fail(const std::string& why) {
 /// the driver: no charges, no scheduling points), from the worker that parked last.
 void sim_platform::on_maybe_all_parked() {
   sim_platform* self = running_platform;
+  if (sim_detail::g.services_awake != 0) return;  // a timer will fire: it delivers and wakes a worker
   for (auto& w : self->impl_->workers)
     if (!w->finished && !w->untimed) return;  // someone can still run, or unpark the others
   actor_state* me = sim_detail::g.cur;

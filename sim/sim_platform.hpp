@@ -31,6 +31,7 @@
 //     function of scenario, seed, machine and options, whatever the context factory.
 #pragma once
 #include <atomic>  // std::memory_order
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -121,7 +122,15 @@ class sim_platform {
   void yield_now();
 
   void start_worker(int index, std::function<void()> fn);
+  /// Contract 18: an S4U actor off the modeled cores (no charges, no scheduling points).
+  void start_service(std::function<void()> fn);
   void join_workers();
+  /// Contract 19: the calling worker's simulated time less its time blocked in parkers.
+  std::uint64_t cpu_ns() const {
+    const sim_detail::actor_state* me = sim_detail::g.cur;
+    const double t = sim_detail::local_ns(me) - me->blocked_ns;
+    return t > 0 ? std::uint64_t(std::llround(t)) : 0;
+  }
   int current_worker() const { return sim_detail::g.cur ? sim_detail::g.cur->worker : -1; }
   unsigned hardware_workers() const { return cores_; }
   void trace(const trace_event& ev);

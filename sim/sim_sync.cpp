@@ -62,6 +62,8 @@ void parker::block(double ns) {
   ++g.blocks;
   me->parked = true;
   bool blocked = false;
+  const double blocked_from = sg::Engine::get_clock();
+  bool service_untimed = false;
   {
     std::unique_lock<sg::Mutex> lk(*s4u_->m);
     double deadline = sg::Engine::get_clock() + ns * 1e-9;
@@ -70,6 +72,9 @@ void parker::block(double ns) {
       if (me->worker >= 0) {
         me->untimed = true;
         sleeper_ = me;
+      } else if (me->service) {
+        service_untimed = true;  // no timer pending: it cannot wake anyone by itself
+        --g.services_awake;
       } else {
         g.driver_waiting = true;  // the driver waits for the end of the run (scheduler.hpp)
       }
@@ -83,11 +88,13 @@ void parker::block(double ns) {
     waiting_ = false;
   }
   me->untimed = false;
+  if (service_untimed) ++g.services_awake;
   sleeper_ = nullptr;
   me->parked = false;
   token_ = false;
   if (blocked && g.wake > 0 && !g.aborting) sg::this_actor::sleep_for(g.wake * 1e-9);  // the OS wakes us up
   resume(me);
+  me->blocked_ns += (sg::Engine::get_clock() - blocked_from) * 1e9;
   mix(0x7061726bull ^ (std::uint64_t(me->worker + 1) << 8) ^ std::uint64_t(blocked));
   if (g.aborting) halt();
 }

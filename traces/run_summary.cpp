@@ -1,6 +1,7 @@
 // The summary of one run on either backend, as aligned text for people or as one JSON object for tools.
 #include "run_summary.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <iomanip>
 #include <sstream>
@@ -70,6 +71,49 @@ void print_workers(std::ostream& out, const run_result& r) {
   }
 }
 
+std::string ns_text(double ns) {
+  if (ns >= 1e9) return fmt("%.3g s", ns / 1e9);
+  if (ns >= 1e6) return fmt("%.3g ms", ns / 1e6);
+  if (ns >= 1e3) return fmt("%.3g us", ns / 1e3);
+  return fmt("%.0f ns", ns);
+}
+
+std::string quantiles_text(const latency_summary& l) {
+  return "p50 " + ns_text(double(l.p50_ns)) + ", p99 " + ns_text(double(l.p99_ns)) + ", p99.9 " +
+         ns_text(double(l.p999_ns)) + ", max " + ns_text(double(l.max_ns));
+}
+
+/// Each worker's CPU time as a share of the run's time (100%: a whole core all along).
+double cpu_share(const worker_stats& w, double wall_s) { return wall_s > 0 ? 100.0 * double(w.cpu_ns) / (wall_s * 1e9) : 0; }
+
+void print_cpu(std::ostream& out, const run_result& r) {
+  std::uint64_t parked = 0, idle = 0, all = 0;
+  for (const auto& w : r.per_worker) parked += w.parked_ns, idle += w.idle_ns, all += w.busy_ns + w.idle_ns;
+  const double cores = r.per_worker.empty() ? 0 : double(r.per_worker.size());
+  out << "cpu           " << fmt("%.4g", double(r.cpu_ns()) * 1e-9) << " s: "
+      << fmt("%.1f", r.wall_s > 0 && cores > 0 ? 100.0 * double(r.cpu_ns()) / (r.wall_s * 1e9 * cores) : 0.0) << "% of "
+      << r.per_worker.size() << (r.per_worker.size() == 1 ? " worker" : " workers") << " x " << fmt("%.4g", r.wall_s)
+      << " s (per worker";
+  for (const auto& w : r.per_worker) out << ' ' << fmt("%.1f", cpu_share(w, r.wall_s)) << '%';
+  out << "); of the workers' time: turns " << fmt("%.1f", all ? 100.0 * double(all - idle) / double(all) : 0.0)
+      << "%, idle awake " << fmt("%.1f", all ? 100.0 * double(idle - std::min(idle, parked)) / double(all) : 0.0)
+      << "%, parked " << fmt("%.1f", all ? 100.0 * double(std::min(idle, parked)) / double(all) : 0.0) << "%\n";
+  if (r.request_latency.count)
+    out << "latency       " << quantiles_text(r.request_latency) << "  (" << r.request_latency.count
+        << " requests, arrival to completion)\n";
+  if (r.scheduling_delay.count)
+    out << "sched delay   " << quantiles_text(r.scheduling_delay) << "  (" << r.scheduling_delay.count
+        << " turns, runnable to running: every timer's and 1 in " << r.scheduling_sample << " of the workers' pushes)\n";
+  if (r.timers)
+    out << "timers        " << r.timers << " delivered, late by " << ns_text(r.timer_late_mean_ns) << " on average, "
+        << ns_text(double(r.timer_late_max_ns)) << " at most\n";
+}
+
+nlohmann::json latency_json(const latency_summary& l) {
+  return {{"count", l.count}, {"mean_ns", l.mean_ns}, {"p50_ns", l.p50_ns}, {"p99_ns", l.p99_ns}, {"p999_ns", l.p999_ns},
+          {"max_ns", l.max_ns}};
+}
+
 }  // namespace
 
 std::string failure_reasons(const run_result& r) {
@@ -117,6 +161,7 @@ void print_summary(std::ostream& out, const scenario& s, const run_result& r) {
       << (sim ? " simulated, " : ", ")
       << rate(r.msgs_per_s()) << " msgs/s\n";
   print_workers(out, r);
+  print_cpu(out, r);
   out << "steals        " << t.steals << '\n'
       << "parks         " << t.parks << '\n'
       << "wake-ups      " << t.wakeups << '\n'
@@ -156,7 +201,8 @@ nlohmann::json summary_json(const scenario& s, const run_result& r) {
     workers.push_back({{"messages", w.messages}, {"turns", w.turns}, {"steals", w.steals}, {"parks", w.parks},
                        {"wakeups", w.wakeups}, {"donations", w.donations}, {"migrations", w.migrations},
                        {"busy_ns", w.busy_ns}, {"idle_ns", w.idle_ns},
-                       {"busy_pct", share(w.busy_ns, w)}, {"idle_pct", share(w.idle_ns, w)}});
+                       {"busy_pct", share(w.busy_ns, w)}, {"idle_pct", share(w.idle_ns, w)},
+                       {"parked_ns", w.parked_ns}, {"cpu_ns", w.cpu_ns}, {"cpu_pct", cpu_share(w, r.wall_s)}});
   return {{"scenario", s.name},
           {"source", s.source},
           {"backend", r.backend.empty() ? "threads" : r.backend},
@@ -172,6 +218,11 @@ nlohmann::json summary_json(const scenario& s, const run_result& r) {
           {"wall_s", r.wall_s},
           {"msgs_per_s", r.msgs_per_s()},
           {"per_worker", workers},
+          {"cpu_ns", r.cpu_ns()},
+          {"request_latency", latency_json(r.request_latency)},
+          {"scheduling_delay", latency_json(r.scheduling_delay)},
+          {"scheduling_sample", r.scheduling_sample},
+          {"timers", {{"delivered", r.timers}, {"late_mean_ns", r.timer_late_mean_ns}, {"late_max_ns", r.timer_late_max_ns}}},
           {"steals", t.steals},
           {"parks", t.parks},
           {"wakeups", t.wakeups},

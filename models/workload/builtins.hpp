@@ -10,4 +10,5 @@ workload_info skewed_workload();
 workload_info fanout_idle_workload();
 workload_info pool_workload();
 workload_info burst_workload();
+workload_info open_loop_workload();
 }  // namespace twinsched

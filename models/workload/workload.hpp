@@ -24,6 +24,7 @@ struct param_spec {
   std::string doc;
   double min = 1;  ///< numbers below this are rejected (counts must be positive)
   double max = std::numeric_limits<double>::infinity();  ///< numbers above this are rejected
+  std::vector<std::string> choices = {};  ///< for a string: the values it may take (empty: any)
 };
 
 /// The parameters of one workload instance, defaults filled in.
@@ -75,6 +76,9 @@ class workload {
   /// How many shared words its behaviors use (context::shared_load and shared_cas, which say
   /// what they cost); asked once, before `start`. Most need none.
   virtual std::uint64_t shared_words() const { return 0; }
+  /// True if its behaviors (or `start`) set timers (context::send_after): the run then starts
+  /// the timer service (models/timer_service.hpp). Asked once, before `start`.
+  virtual bool uses_timers() const { return false; }
 };
 
 /// What most workloads' checksum() is: the sum of the values their behaviors accumulated

@@ -65,6 +65,7 @@ class sequential_run final : public context {
   void burn_ns(std::uint64_t) override {}
   void did_work_ns(std::uint64_t) override {}
   actor_ref self() const override { return actor_ref(current_); }
+  std::uint64_t now_ns() const override { return 0; }  // no clock: no workload here reads one
 
   /// Delivers messages until none is left (or `limit`, a run that would not end); returns how
   /// many it delivered, dead letters included, as the runtime counts them.
