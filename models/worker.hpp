@@ -65,8 +65,9 @@
 //   - The scheduling delay (runnable to running): a push to the policy stamps the actor's
 //     `runnable_at` with the clock, and the turn it makes records now - runnable_at. Every push
 //     from outside (a timer's delivery, scheduler.hpp) is stamped; a worker stamps one push in
-//     `scheduling_sample`, counted down per worker (the same pushes in every simulation), so
-//     that a message chain pays a clock read per 64 pushes, not two per message.
+//     `scheduling_sample`, chosen by the counters it keeps anyway (its sends for a sent push,
+//     its turns for a reschedule: the same pushes in every simulation), so that a message
+//     chain pays a clock read per 64 pushes, not two per message, and no store.
 //   - CPU: the platform's cpu_ns() (contract 19) at the loop's start and end, and the time
 //     blocked in parks (parked_ns, timed with now_ns around them: the slow path).
 //
@@ -238,7 +239,7 @@ class worker final : public context {
         emit(event_kind::schedule, to.id(), id, 0);
       else if (tracing(trace_level::decisions))
         emit(event_kind::schedule, to.id(), 0, 0);  // apart: the encoder sees the constant 0 (id is 0 here)
-      if (--sample_left_ == 0) [[unlikely]]
+      if ((sent_local_ & (scheduling_sample - 1)) == 0) [[unlikely]]
         stamp_runnable(to);
       s_.policy().push(int(index_), to, push_reason::sent);
     }
@@ -270,7 +271,7 @@ class worker final : public context {
     s_.set_timer(delay_ns, *static_cast<cell*>(to.get()), e, stamp_arrival);
     runtime_part_ends();
   }
-  void record_latency(std::uint64_t ns) override { latency_.add(ns); }
+  void record_latency(std::uint64_t ns) override { hists_->latency.add(ns); }
   unsigned worker_count() const override { return s_.config().workers; }
   std::uint64_t shared_load(std::uint64_t i) override {
     runtime_part_begins();
@@ -291,10 +292,11 @@ class worker final : public context {
   std::uint64_t processed() const { return processed_.load(std::memory_order_acquire); }
   const worker_stats& stats() const { return stats_; }
   /// After the run: the requests' latency this worker recorded, and its sampled scheduling delays.
-  const log_histogram& latency() const { return latency_; }
-  const log_histogram& scheduling_delay() const { return delay_; }
-  /// One push in this many is stamped for the scheduling delay (see "Latency and CPU").
+  const log_histogram& latency() const { return hists_->latency; }
+  const log_histogram& scheduling_delay() const { return hists_->delay; }
+  /// One push in this many is stamped for the scheduling delay (see "Latency and CPU"): a power of two.
   static constexpr std::uint32_t scheduling_sample = 64;
+  static_assert((scheduling_sample & (scheduling_sample - 1)) == 0);
   /// While tracing at full level: the payloads each actor this worker ran was delivered here (after the run).
   const delivery_tally& tally() const { return tally_; }
   std::uint64_t dead_letters() const { return dead_letters_; }
@@ -431,19 +433,18 @@ class worker final : public context {
 
   void reschedule(cell& a, push_reason why) {
     if (tracing(trace_level::decisions)) emit(event_kind::schedule, a.id(), 0, std::uint32_t(why));
-    if (--sample_left_ == 0) [[unlikely]]
+    if ((stats_.turns & (scheduling_sample - 1)) == 0) [[unlikely]]
       stamp_runnable(a);
     s_.policy().push(int(index_), a, why);
   }
 
   /// A sampled push (see "Latency and CPU"): the turn it makes records the delay.
   [[gnu::noinline]] void stamp_runnable(cell& a) {
-    sample_left_ = scheduling_sample;
     a.runnable_at = std::max<std::uint64_t>(s_.plat().now_ns(), 1);
   }
   [[gnu::noinline]] void record_delay(cell& a) {
     const std::uint64_t now = s_.plat().now_ns();
-    delay_.add(now > a.runnable_at ? now - a.runnable_at : 0);  // simulated workers' clocks may differ a little
+    hists_->delay.add(now > a.runnable_at ? now - a.runnable_at : 0);  // simulated workers' clocks may differ a little
     a.runnable_at = 0;
   }
 
@@ -559,8 +560,11 @@ class worker final : public context {
   std::uint64_t turn_burned_ = 0, turn_declared_ = 0;  // this turn's burn_ns and did_work_ns, for costs_
   std::uint64_t sent_local_ = 0, dead_letters_ = 0;
   worker_stats stats_;
-  std::uint32_t sample_left_ = scheduling_sample;  // pushes until the next stamped one
-  log_histogram latency_, delay_;  // owner only until the run ends
+  struct histograms {
+    log_histogram latency, delay;
+  };
+  // owner only until the run ends; 16 KiB apart from the worker, whose hot fields stay close
+  std::unique_ptr<histograms> hists_ = std::make_unique<histograms>();
   delivery_tally tally_;  // while tracing at full level; owner only until the run ends
   policy_port<P> port_;  // what the policy's hooks may do (policy.hpp)
   arena<cell> spawned_;
