@@ -84,6 +84,13 @@ void add_accuracy_command(CLI::App& app, action& chosen) {
       ->delimiter(',')
       ->allow_extra_args(false)
       ->check(CLI::IsMember(policy_names()));
+  cmd->add_option("--idle", o->matrix.idles,
+                  "Idle strategies, comma-separated: each scenario under each (its cases named SCENARIO+IDLE). "
+                  "Default: each scenario's own.")
+      ->type_name("S[,S...]")
+      ->delimiter(',')
+      ->allow_extra_args(false)
+      ->check(CLI::IsMember(idle_names()));
   o->workers_opt = cmd->add_option("--workers", o->workers_text,
                                    "Worker counts, comma-separated; the simulation gets as many modeled cores. At most "
                                    "this machine's cores. Default: 1,2.")

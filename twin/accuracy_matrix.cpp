@@ -72,13 +72,20 @@ std::vector<accuracy_case> build_matrix(const matrix_request& r, unsigned host_c
   const std::vector<std::uint32_t> workers = worker_counts(r, host_cores, log);
   const std::vector<scenario> bases = base_scenarios(r);
   const std::vector<std::string>& policies = r.policies.empty() ? policy_names() : r.policies;
+  // no --idle: each scenario keeps its own strategy (an empty name stands for it)
+  const std::vector<std::string> idles = r.idles.empty() ? std::vector<std::string>{""} : r.idles;
   std::vector<accuracy_case> cases;
   std::vector<skip> skipped;
   for (const auto& base : bases)
+    for (const auto& idle : idles)
     for (const auto& pol : policies)
       for (auto w : workers) {
         accuracy_case c;
         c.s = base;
+        if (!idle.empty()) {  // the idle strategy joins the name, which the tables show
+          c.s.sched.idle.strategy = idle;
+          c.s.name += "+" + idle;
+        }
         c.s.sched.policy = pol;
         c.s.sched.workers = w;
         try {

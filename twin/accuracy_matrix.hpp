@@ -14,6 +14,7 @@ namespace twinsched::twin {
 struct matrix_request {
   std::vector<std::string> scenarios;  ///< stock names or paths; empty: every stock scenario except sim_*
   std::vector<std::string> policies;   ///< empty: every policy
+  std::vector<std::string> idles;      ///< idle strategies, each case named SCENARIO+IDLE; empty: each scenario's own
   std::vector<std::string> params;     ///< KEY=VALUE set in every scenario
   std::optional<std::uint64_t> seed;   ///< every scenario's seed; empty: each keeps its own
   std::vector<std::uint32_t> workers;  ///< empty: 1 and 2, those within host_cores

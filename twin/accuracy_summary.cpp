@@ -54,6 +54,13 @@ const std::vector<accuracy_metric>& accuracy_metrics() {
       counter<&worker_stats::migrations>("migrations", "migrations"),
       {"peak_threads", "peak threads", false, [](const accuracy_case& c) { return double(c.real.peak_workers); },
        [](const accuracy_case& c) { return double(c.sim.run.peak_workers); }},
+      // what an idle strategy trades: the workers' CPU time, and the requests' latency (open-loop)
+      {"cpu_ms", "CPU ms", false, [](const accuracy_case& c) { return double(c.real.cpu_ns()) * 1e-6; },
+       [](const accuracy_case& c) { return double(c.sim.run.cpu_ns()) * 1e-6; }},
+      {"latency_p50_us", "p50 us", false, [](const accuracy_case& c) { return double(c.real.request_latency.p50_ns) * 1e-3; },
+       [](const accuracy_case& c) { return double(c.sim.run.request_latency.p50_ns) * 1e-3; }},
+      {"latency_p99_us", "p99 us", false, [](const accuracy_case& c) { return double(c.real.request_latency.p99_ns) * 1e-3; },
+       [](const accuracy_case& c) { return double(c.sim.run.request_latency.p99_ns) * 1e-3; }},
   };
   return m;
 }

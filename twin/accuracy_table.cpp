@@ -27,7 +27,7 @@ std::string ms_text(double ms) {
 
 std::string value_text(const accuracy_metric& m, double v) {
   if (m.points) return fmt("%.1f", v);
-  if (std::string(m.key) == "makespan_ms") return ms_text(v);
+  if (const std::string k = m.key; k == "makespan_ms" || k == "cpu_ms" || k.starts_with("latency_")) return ms_text(v);
   return count_text(v);
 }
 

@@ -176,4 +176,24 @@ EOP
 [[ $out == ok && $(cat err.txt) == *"[1/3] forward: profiling its behaviors on 1 worker"* ]] &&
   ok "--profile-costs profiles each scenario first and charges its simulation from it" || fail "--profile-costs: $out $(cat err.txt)"
 
+# --idle: each scenario under each idle strategy, named SCENARIO+IDLE; CPU time and latency compared
+"$bin" accuracy --scenario open-light --param requests=200 --policy stealing --idle busy-spin,park --workers 1 --runs 1 \
+  --warmup 0 --json >idle.json 2>/dev/null
+out=$(python3 -c '
+import json
+j = json.load(open("idle.json"))
+names = sorted((c["scenario"], c["idle"]) for c in j["cases"])
+assert names == [("open-light+busy-spin", "busy-spin"), ("open-light+park", "park")], names
+for c in j["cases"]:
+    assert c["real"]["latency_p99_us"] > 0 and c["sim"]["latency_p99_us"] > 0 and c["sim"]["cpu_ms"] > 0, c
+    assert "latency_p50_us" in c["error"] and "cpu_ms" in c["error"]
+spin = [c for c in j["cases"] if c["idle"] == "busy-spin"][0]
+park = [c for c in j["cases"] if c["idle"] == "park"][0]
+assert spin["sim"]["cpu_ms"] > 3 * park["sim"]["cpu_ms"], (spin["sim"], park["sim"])
+print("ok")
+' 2>&1)
+[[ $out == ok ]] && ok "--idle runs each scenario under each idle strategy and compares CPU time and latency" || fail "--idle: $out"
+err=$("$bin" accuracy --scenario open-light --idle nap 2>&1); rc=$?
+[[ $rc -eq 2 && $err == *"--idle"* ]] && ok "--idle refuses an unknown strategy" || fail "--idle nap ($rc): $err"
+
 finish "accuracy"

@@ -24,13 +24,28 @@ const accuracy_metric& metric(const std::string& key) {
 
 }  // namespace
 
-TEST_CASE("the metrics: makespan first, busy share in points, every counter relative") {
+TEST_CASE("the metrics: makespan first, busy share in points, every counter, the CPU time and the latencies relative") {
   const auto& m = accuracy_metrics();
-  REQUIRE(m.size() == 10);
+  REQUIRE(m.size() == 13);
   CHECK(std::string(m[0].key) == "makespan_ms");
   CHECK(metric("busy_pct").points);
-  for (const char* key : {"messages", "turns", "steals", "parks", "wakeups", "donations", "migrations", "peak_threads"})
+  for (const char* key : {"messages", "turns", "steals", "parks", "wakeups", "donations", "migrations", "peak_threads",
+                          "cpu_ms", "latency_p50_us", "latency_p99_us"})
     CHECK_FALSE(metric(key).points);
+}
+
+TEST_CASE("metric_error: the workers' CPU time and the requests' p50 and p99, real against simulated") {
+  accuracy_case c = made("open", 100, 100);
+  c.real.per_worker[0].cpu_ns = 40'000'000;
+  c.sim.run.per_worker[0].cpu_ns = 30'000'000;
+  CHECK(metric("cpu_ms").real(c) == doctest::Approx(40.0));
+  CHECK(*metric_error(metric("cpu_ms"), c) == doctest::Approx(-25.0));
+  c.real.request_latency.p50_ns = 20'000;
+  c.sim.run.request_latency.p50_ns = 25'000;
+  c.real.request_latency.p99_ns = 100'000;
+  c.sim.run.request_latency.p99_ns = 50'000;
+  CHECK(*metric_error(metric("latency_p50_us"), c) == doctest::Approx(25.0));
+  CHECK(*metric_error(metric("latency_p99_us"), c) == doctest::Approx(-50.0));
 }
 
 TEST_CASE("metric_error: signed relative error, points for busy share, n/a for a counter 0 on real cores only") {
