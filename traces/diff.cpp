@@ -306,6 +306,23 @@ diff_report diff_traces(const trace_reader& ra, const trace_reader& rb, const di
   add("migrations", "", double(va.total(&worker_stats::migrations)), double(vb.total(&worker_stats::migrations)));
   add("wake-ups", "", double(va.total(&worker_stats::wakeups)), double(vb.total(&worker_stats::wakeups)));
   add("parks", "", double(va.total(&worker_stats::parks)), double(vb.total(&worker_stats::parks)), false);
+  // what an idle strategy trades: the workers' CPU time, and the requests' latency where recorded
+  auto recorded = [](const trace_footer& f, auto value) -> std::optional<double> {
+    if (!f.latency_recorded) return std::nullopt;
+    return value(f);
+  };
+  auto cpu_ms = [](const trace_footer& f) {
+    double t = 0;
+    for (const auto& w : f.per_worker) t += double(w.cpu_ns);
+    return t * 1e-6;
+  };
+  add("cpu", "ms", recorded(fa, cpu_ms), recorded(fb, cpu_ms), false);
+  if (fa.request_latency.count || fb.request_latency.count) {
+    auto p50 = [](const trace_footer& f) { return double(f.request_latency.p50_ns) * 1e-3; };
+    auto p99 = [](const trace_footer& f) { return double(f.request_latency.p99_ns) * 1e-3; };
+    add("latency p50", "us", recorded(fa, p50), recorded(fb, p50));
+    add("latency p99", "us", recorded(fa, p99), recorded(fb, p99));
+  }
   const bool qa = va.st.has_messages(), qb = vb.st.has_messages();
   auto q = [](const run_view& v, bool has, double p) -> std::optional<double> {
     if (!has) return std::nullopt;

@@ -51,6 +51,10 @@ trace_footer footer_from_result(const run_result& r, trace_level level) {
   f.error_count = r.errors.size();
   for (std::size_t i = 0; i < r.errors.size() && i < 10; ++i) f.errors.push_back(r.errors[i]);
   f.per_worker = r.per_worker;
+  f.latency_recorded = true;
+  f.request_latency = r.request_latency;
+  f.scheduling_delay = r.scheduling_delay;
+  f.timers = r.timers;
   f.has_actors = !r.per_actor.empty();
   f.has_digests = f.has_actors && level == trace_level::full;
   f.actors = r.per_actor;
@@ -109,6 +113,15 @@ void encode_footer(const trace_footer& f, byte_sink& out) {
     out.varint(l.run_delay_ns < 0 ? 0 : std::uint64_t(l.run_delay_ns) + 1);  // 0: unknown
     out.varint(l.off_cpu_ns);
   }
+  // appended: latency and CPU (each worker's parked and CPU time, the two distributions, timers)
+  out.varint(f.per_worker.size());
+  for (const auto& w : f.per_worker) {
+    out.varint(w.parked_ns);
+    out.varint(w.cpu_ns);
+  }
+  for (const latency_summary* l : {&f.request_latency, &f.scheduling_delay})
+    for (std::uint64_t v : {l->count, std::uint64_t(l->mean_ns + 0.5), l->p50_ns, l->p99_ns, l->p999_ns, l->max_ns}) out.varint(v);
+  out.varint(f.timers);
 }
 
 trace_footer decode_footer(byte_source& in, std::uint16_t version) {
@@ -176,6 +189,24 @@ trace_footer decode_footer(byte_source& in, std::uint16_t version) {
       l.off_cpu_ns = in.varint();
     }
     f.off_cpu_recorded = true;
+  }
+  if (!in.done()) {  // written since the runtime measures latency and CPU
+    const std::size_t at = in.pos();
+    if (in.varint() != f.per_worker.size()) in.fail(at, "footer: the CPU section does not list every worker");
+    for (auto& w : f.per_worker) {
+      w.parked_ns = in.varint();
+      w.cpu_ns = in.varint();
+    }
+    for (latency_summary* l : {&f.request_latency, &f.scheduling_delay}) {
+      l->count = in.varint();
+      l->mean_ns = double(in.varint());
+      l->p50_ns = in.varint();
+      l->p99_ns = in.varint();
+      l->p999_ns = in.varint();
+      l->max_ns = in.varint();
+    }
+    f.timers = in.varint();
+    f.latency_recorded = true;
   }
   return f;
 }

@@ -50,6 +50,12 @@ struct trace_footer {
   /// message_end's `other`: format.hpp). False in traces recorded before it did, whose real
   /// handlings count any preemption as work.
   bool off_cpu_recorded = false;
+  /// The run's latency and CPU figures (run_result: each worker's parked_ns and cpu_ns, the
+  /// requests' latency, the sampled scheduling delay, the timers). False in traces recorded
+  /// before the runtime measured them: then they read 0.
+  bool latency_recorded = false;
+  latency_summary request_latency, scheduling_delay;
+  std::uint64_t timers = 0;
 
   std::uint64_t events() const;
   std::uint64_t count(unsigned kind) const;

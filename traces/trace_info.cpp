@@ -85,6 +85,11 @@ nlohmann::json info_json(const trace_reader& r, const std::string& file, const t
                         {"expected_messages", f.expected_messages},
                         {"ok", f.ok},
                         {"clock_note", f.clock_note},
+                        {"latency_recorded", f.latency_recorded},
+                        {"request_latency", {{"count", f.request_latency.count}, {"p50_ns", f.request_latency.p50_ns},
+                                             {"p99_ns", f.request_latency.p99_ns}, {"p999_ns", f.request_latency.p999_ns},
+                                             {"max_ns", f.request_latency.max_ns}}},
+                        {"timers", f.timers},
                         {"run_start_clock_ns", run_start_ns(f)},
                         {"verified", st != nullptr}};
   if (st) {
@@ -123,6 +128,19 @@ void write_info_text(std::ostream& out, const trace_reader& r, const std::string
   out << "makespan      " << seconds(f.wall_ns) << " (workers' start to quiescence)\n"
       << "messages      " << f.messages << " processed, " << f.expected_messages << " expected; checksum "
       << (f.checksum == f.reference ? "OK" : "FAIL") << "; verdict " << (f.ok ? "OK" : "FAIL") << "\n";
+  if (f.latency_recorded) {
+    std::uint64_t cpu = 0;
+    for (const auto& w : f.per_worker) cpu += w.cpu_ns;
+    out << "cpu           " << seconds(cpu) << " over " << f.per_worker.size() << " workers\n";
+    auto quantiles = [&](const char* name, const latency_summary& l, const char* what) {
+      if (!l.count) return;
+      out << name << "p50 " << seconds(l.p50_ns) << ", p99 " << seconds(l.p99_ns) << ", p99.9 " << seconds(l.p999_ns)
+          << ", max " << seconds(l.max_ns) << "  (" << l.count << " " << what << ")\n";
+    };
+    quantiles("latency       ", f.request_latency, "requests");
+    quantiles("sched delay   ", f.scheduling_delay, "turns sampled");
+    if (f.timers) out << "timers        " << f.timers << " delivered\n";
+  }
   out << "events by kind\n";
   for (unsigned k = 0; k < kind_count; ++k) {
     if (!by_kind[k]) continue;

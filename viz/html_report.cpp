@@ -36,6 +36,16 @@ std::string run_facts(const report_run& r) {
   s += row("scheduler", html_escape(h.policy) + ", idle " + html_escape(h.idle) + ", " + std::to_string(h.workers) + " workers");
   s += row("makespan", fmt_ns(double(p.makespan_ns)));
   s += row("messages", fmt_count(double(p.messages)) + (p.makespan_ns ? " (" + fmt_count(double(p.messages) * 1e9 / double(p.makespan_ns)) + " msgs/s)" : ""));
+  if (p.latency_recorded) {
+    s += row("CPU", fmt_ns(double(p.cpu_ns)) + " over " + std::to_string(h.workers) + " workers" +
+                        (p.makespan_ns ? " (" + fixed(100.0 * double(p.cpu_ns) / (double(p.makespan_ns) * std::max(1u, unsigned(h.workers))), 1) + "% of their time)" : ""));
+    auto quantiles = [](const latency_summary& l) {
+      return "p50 " + fmt_ns(double(l.p50_ns)) + ", p99 " + fmt_ns(double(l.p99_ns)) + ", p99.9 " + fmt_ns(double(l.p999_ns)) +
+             ", max " + fmt_ns(double(l.max_ns)) + " (" + fmt_count(double(l.count)) + ")";
+    };
+    if (p.request_latency.count) s += row("request latency", quantiles(p.request_latency));
+    if (p.scheduling_delay.count) s += row("scheduling delay", quantiles(p.scheduling_delay) + ", sampled");
+  }
   s += row("verdict", p.ok ? "<span class=\"ok\">OK</span>" : "<span class=\"bad\">FAILED</span>");
   return s + "</table>";
 }

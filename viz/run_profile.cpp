@@ -49,6 +49,10 @@ run_profile profile_trace(const traces::trace_reader& r, const profile_options& 
   p.header = r.header();
   const traces::trace_footer& f = r.footer();
   p.makespan_ns = f.wall_ns;
+  p.latency_recorded = f.latency_recorded;
+  p.request_latency = f.request_latency;
+  p.scheduling_delay = f.scheduling_delay;
+  for (const auto& w : f.per_worker) p.cpu_ns += w.cpu_ns;
   p.messages = f.messages;
   p.ok = f.ok;
   p.events = r.events();

@@ -56,6 +56,10 @@ struct run_profile {
   traces::trace_header header;
   std::uint64_t makespan_ns = 0, messages = 0, events = 0;
   bool ok = true;
+  /// The footer's latency and CPU figures (traces recorded before the runtime measured them: none).
+  bool latency_recorded = false;
+  latency_summary request_latency, scheduling_delay;
+  std::uint64_t cpu_ns = 0;
   unsigned cores = 0;  ///< modeled cores (sim) or workers (threads): the N of the bound
   /// When the run began on the trace's clock (traces::run_start_ns). Every other time in the
   /// profile, the critical path's included, is since then: the time base `trace step` and

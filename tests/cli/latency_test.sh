@@ -27,6 +27,18 @@ PY
 out=$("$bin" run open-light "${small[@]}" --param arrivals=onoff --param service_dist=exponential 2>&1)
 [[ $out == *"verdict       OK"* ]] && ok "on/off arrivals and exponential costs" || fail "onoff: $out"
 
+# traces carry them: trace info shows them, diff compares them
+"$bin" run open-light "${small[@]}" --trace a.tst >/dev/null && "$bin" sim open-light "${small[@]}" --trace b.tst >/dev/null
+out=$("$bin" trace info a.tst 2>&1)
+[[ $out == *"latency       p50 "*"(400 requests)"* && $out == *"timers        400 delivered"* && $out == *"cpu           "* ]] &&
+  ok "trace info shows a recorded run's latency, timers and CPU" || fail "trace info: $out"
+out=$("$bin" diff a.tst b.tst 2>&1)
+[[ $out == *"latency p50 (us)"* && $out == *"latency p99 (us)"* && $out == *"cpu (ms)"* ]] &&
+  ok "diff compares latency and CPU, real against simulated" || fail "diff: $out"
+out=$("$bin" report a.tst b.tst -o r.html 2>&1); rc=$?
+[[ $rc -eq 0 ]] && grep -q "request latency" r.html && grep -q "scheduling delay" r.html &&
+  ok "the report shows each run's latency and CPU" || fail "report ($rc): $out"
+
 # the frontier: every cell in the table, the front marked, JSON and an SVG picture
 out=$("$bin" frontier open-light "${small[@]}" --sim --policy stealing,sharing --idle busy-spin,park --svg f.svg 2>err.txt); rc=$?
 [[ $rc -eq 0 && $(grep -c '^  \(busy-spin\|park\) ' <<<"$out") -eq 4 && $out == *"   *"* && -s f.svg ]] &&

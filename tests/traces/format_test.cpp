@@ -229,6 +229,47 @@ TEST_CASE("histogram quantiles are within 1/32 of the exact value") {
 }
 
 
+/// The bytes of the footer's last section: latency and CPU.
+std::size_t latency_section_bytes(const trace_footer& f) {
+  byte_sink v;
+  v.varint(f.per_worker.size());
+  for (const auto& w : f.per_worker) v.varint(w.parked_ns), v.varint(w.cpu_ns);
+  for (const latency_summary* l : {&f.request_latency, &f.scheduling_delay})
+    for (std::uint64_t x : {l->count, std::uint64_t(l->mean_ns + 0.5), l->p50_ns, l->p99_ns, l->p999_ns, l->max_ns}) v.varint(x);
+  v.varint(f.timers);
+  return v.bytes().size();
+}
+
+TEST_CASE("a run's latency, CPU and timers come back from the footer, and a footer without them says so") {
+  trace_footer f = test::synthetic_footer();
+  REQUIRE(!f.per_worker.empty());
+  f.per_worker[0].cpu_ns = 123'456'789;
+  f.per_worker[0].parked_ns = 42;
+  f.request_latency = {1000, 25'000.0, 20'000, 90'000, 150'000, 400'000};
+  f.scheduling_delay = {64, 3'000.0, 1'000, 9'000, 9'500, 10'000};
+  f.timers = 1000;
+  byte_sink sink;
+  encode_footer(f, sink);
+  const std::vector<std::uint8_t> bytes(sink.bytes().begin(), sink.bytes().end());
+  byte_source in(bytes.data(), bytes.size(), 0, "footer", "footer");
+  const trace_footer back = decode_footer(in, format_version);
+  CHECK(in.done());
+  CHECK(back.latency_recorded);
+  CHECK(back.per_worker[0].cpu_ns == 123'456'789);
+  CHECK(back.per_worker[0].parked_ns == 42);
+  CHECK(back.request_latency.p99_ns == 90'000);
+  CHECK(back.request_latency.p999_ns == 150'000);
+  CHECK(back.request_latency.mean_ns == 25'000.0);
+  CHECK(back.scheduling_delay.count == 64);
+  CHECK(back.timers == 1000);
+  byte_source older(bytes.data(), bytes.size() - latency_section_bytes(f), 0, "footer", "footer");
+  const trace_footer before = decode_footer(older, format_version);
+  CHECK_FALSE(before.latency_recorded);
+  CHECK(before.off_cpu_recorded);
+  CHECK(before.per_worker[0].cpu_ns == 0);
+  CHECK(before.request_latency.count == 0);
+}
+
 TEST_CASE("a real run's time off a CPU per lane comes back from the footer, and a footer without it says so") {
   trace_footer f = test::synthetic_footer();
   lane_summary w0, w1, out;
@@ -254,8 +295,8 @@ TEST_CASE("a real run's time off a CPU per lane comes back from the footer, and 
   CHECK(since_run_start(25'000'000, run_start_ns(back)) == 10'000);
 
   // a footer written before the section existed ends after the clock note: the same bytes
-  // less the section (the lane count, then two varints per lane)
-  std::size_t section = 1;  // the lane count
+  // less the section (the lane count, then two varints per lane) and the latency section after it
+  std::size_t section = latency_section_bytes(f) + 1;  // the lane count
   for (const auto& l : f.lanes) {
     byte_sink v;
     v.varint(l.run_delay_ns < 0 ? 0 : std::uint64_t(l.run_delay_ns) + 1);
