@@ -56,6 +56,12 @@ class delivery_tally {
   void add(std::uint32_t id, const message& m) {
     if (id >= size_) [[unlikely]]
       grow(id);
+    if (m.flags & message_stamped) [[unlikely]] {  // the arrival time is not the sender's payload
+      message sent = m;
+      sent.b = 0;
+      digests_[id] += delivery_hash(sent);
+      return;
+    }
     digests_[id] += delivery_hash(m);
   }
   /// Actor `id`'s digest (0 if this worker never ran it).

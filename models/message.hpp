@@ -19,5 +19,8 @@ struct message {
 static_assert(std::is_trivially_copyable_v<message>);
 
 inline constexpr std::uint32_t message_donated = 1u;
+/// A timer's message whose `b` the runtime overwrote with its arrival time (context::send_after):
+/// the payload digests (delivery_tally.hpp) leave that word out, as no two runs share it.
+inline constexpr std::uint32_t message_stamped = 2u;
 
 }  // namespace twinsched

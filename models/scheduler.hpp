@@ -349,7 +349,10 @@ class scheduler final : public worker_control {
   /// The timer service's delivery (timer_service.hpp): as the injector's, from outside a worker.
   void deliver_timer(timer_entry<envelope<P>, cell>& t) {
     const std::uint64_t now = plat_.now_ns();
-    if (t.stamp) t.what->msg.b = now;
+    if (t.stamp) {
+      t.what->msg.b = now;
+      t.what->msg.flags |= message_stamped;
+    }
     cell& c = *t.to;
     if (c.push(t.what)) {
       if (tracing(trace_level::decisions)) trace(event_kind::schedule, outside_worker, c.id(), 0, std::uint32_t(push_reason::external));

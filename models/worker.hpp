@@ -328,7 +328,7 @@ class worker final : public context {
     to.a = static_cast<const volatile std::uint64_t&>(from.a);
     to.b = static_cast<const volatile std::uint64_t&>(from.b);
     to.tag = static_cast<const volatile std::uint32_t&>(from.tag);
-    to.flags = static_cast<const volatile std::uint32_t&>(from.flags);
+    to.flags = static_cast<const volatile std::uint32_t&>(from.flags) & ~message_stamped;  // a forwarded timer's message is not stamped again
   }
 
   bool tracing(trace_level l) const { return level_ >= l; }

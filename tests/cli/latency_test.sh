@@ -35,6 +35,12 @@ out=$("$bin" trace info a.tst 2>&1)
 out=$("$bin" diff a.tst b.tst 2>&1)
 [[ $out == *"latency p50 (us)"* && $out == *"latency p99 (us)"* && $out == *"cpu (ms)"* ]] &&
   ok "diff compares latency and CPU, real against simulated" || fail "diff: $out"
+out=$("$bin" replay b.tst 2>&1)
+[[ $out == *"identical     yes"* && $out == *"deliveries    equal"* ]] && ok "a simulated run with timers replays identically" ||
+  fail "replay b.tst: $out"
+out=$("$bin" replay a.tst 2>&1)
+[[ $out == *"deliveries    equal"* ]] && ok "a real run with timers replays with the same deliveries (the arrival stamps left out of the digests)" ||
+  fail "replay a.tst: $out"
 out=$("$bin" report a.tst b.tst -o r.html 2>&1); rc=$?
 [[ $rc -eq 0 ]] && grep -q "request latency" r.html && grep -q "scheduling delay" r.html &&
   ok "the report shows each run's latency and CPU" || fail "report ($rc): $out"
