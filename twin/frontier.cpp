@@ -5,16 +5,10 @@
 #include <utility>
 
 #include "runtime/run_threads.hpp"
+#include "twin/accuracy_summary.hpp"  // median
 
 namespace twinsched::twin {
 namespace {
-
-double median(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 double cpu_per_request(const run_result& r) {
   return r.messages ? double(r.cpu_ns()) / double(r.messages) : 0;
