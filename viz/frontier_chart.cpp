@@ -18,8 +18,8 @@ constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "
 struct log_axis {
   double lo, hi;
   log_axis(double a, double b) {
-    a = std::max(a, 1.0);
-    b = std::max(b, a * 1.5);
+    a = std::max(a / 1.15, 1.0);  // a margin, so no dot sits on the frame
+    b = std::max(b * 1.15, a * 1.5);
     lo = std::pow(10, std::floor(std::log10(a) * 2) / 2);
     hi = std::pow(10, std::ceil(std::log10(b) * 2) / 2);
   }

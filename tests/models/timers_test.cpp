@@ -124,7 +124,7 @@ constexpr bool simulated = std::is_same_v<P, sim_platform>;
 }  // namespace
 
 TEST_CASE_TEMPLATE_DEFINE("timers: each message arrives no earlier than its deadline and in deadline order, set "
-                          "before the run or by a behavior during it" * doctest::timeout(120),
+                          "before the run or by a behavior during it" * doctest::test_suite("concurrency") * doctest::timeout(120),
                           P, arrivals) {
   for (bool chained : {false, true}) {
     CAPTURE(chained);
@@ -140,7 +140,7 @@ TEST_CASE_TEMPLATE_DEFINE("timers: each message arrives no earlier than its dead
 }
 TEST_CASE_TEMPLATE_APPLY(arrivals, both_platforms);
 
-TEST_CASE_TEMPLATE_DEFINE("timers: timers with the same deadline arrive in the order they were set" * doctest::timeout(60),
+TEST_CASE_TEMPLATE_DEFINE("timers: timers with the same deadline arrive in the order they were set" * doctest::test_suite("concurrency") * doctest::timeout(60),
                           P, ties) {
   const run_result r = run_on<P>(timers_scenario({{"n", std::int64_t(300)}, {"same_deadline", true}}), 2);
   CHECK_MESSAGE(r.ok(), r.detail);  // disorder 0: k arrived k-th
@@ -148,7 +148,7 @@ TEST_CASE_TEMPLATE_DEFINE("timers: timers with the same deadline arrive in the o
 TEST_CASE_TEMPLATE_APPLY(ties, both_platforms);
 
 TEST_CASE_TEMPLATE_DEFINE("timers: a workload that does not declare uses_timers cannot set one: its actor fails, "
-                          "saying why, and the run ends" * doctest::timeout(60),
+                          "saying why, and the run ends" * doctest::test_suite("concurrency") * doctest::timeout(60),
                           P, undeclared) {
   const run_result r = run_on<P>(timers_scenario({{"declared", false}}), 2);
   REQUIRE(r.errors.size() == 1);
@@ -157,7 +157,7 @@ TEST_CASE_TEMPLATE_DEFINE("timers: a workload that does not declare uses_timers 
 }
 TEST_CASE_TEMPLATE_APPLY(undeclared, both_platforms);
 
-TEST_CASE_TEMPLATE_DEFINE("latency: a hand-built schedule of requests has a known p50, p99 and max" * doctest::timeout(120),
+TEST_CASE_TEMPLATE_DEFINE("latency: a hand-built schedule of requests has a known p50, p99 and max" * doctest::test_suite("concurrency") * doctest::timeout(120),
                           P, known_latency) {
   // request k burns (k + 1) x 3 us, alone (deadlines 1.1 ms apart, the longest 0.9 ms): its
   // latency is its work plus the runtime's. 300 requests: the p50 is request 150's (rank
@@ -187,7 +187,7 @@ TEST_CASE_TEMPLATE_DEFINE("latency: a hand-built schedule of requests has a know
 TEST_CASE_TEMPLATE_APPLY(known_latency, both_platforms);
 
 TEST_CASE_TEMPLATE_DEFINE("cpu: a worker's CPU time covers the work it burned, and parked time is idle time" *
-                              doctest::timeout(120),
+                              doctest::test_suite("concurrency") * doctest::timeout(120),
                           P, cpu_time) {
   const run_result r = run_on<P>(
       timers_scenario({{"n", std::int64_t(100)}, {"gap_us", std::int64_t(1000)}, {"cost_us", std::int64_t(2)}}, "park", 1), 1);
