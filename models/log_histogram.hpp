@@ -4,6 +4,8 @@
 #include <bit>
 #include <cstdint>
 
+#include "run_result.hpp"  // latency_summary
+
 namespace twinsched {
 
 /// Counts of values in buckets that are exact below 16 and 1/16 of a power of two wide above
@@ -39,30 +41,17 @@ class log_histogram {
     sum_ += v;
     if (v > max_) max_ = v;
   }
-  void merge(const log_histogram& o) {
-    for (unsigned b = 0; b < buckets; ++b) counts_[b] += o.counts_[b];
-    n_ += o.n_;
-    sum_ += o.sum_;
-    if (o.max_ > max_) max_ = o.max_;
-  }
+  /// Adds `o`'s counts (out of line: every scheduler instantiation calls it, at the end of a run).
+  void merge(const log_histogram& o);
 
   std::uint64_t count() const { return n_; }
   std::uint64_t max() const { return max_; }
   double mean() const { return n_ ? double(sum_) / double(n_) : 0; }
   /// The value below which a share `q` (0..1) of the values lie: the middle of the bucket that
   /// holds the value of rank ceil(q * count) (rank 1 for q = 0), never above max(). 0 if empty.
-  std::uint64_t quantile(double q) const {
-    if (n_ == 0) return 0;
-    std::uint64_t rank = std::uint64_t(q * double(n_) + 0.999999);
-    if (rank < 1) rank = 1;
-    if (rank > n_) rank = n_;
-    std::uint64_t seen = 0;
-    for (unsigned b = 0; b < buckets; ++b) {
-      seen += counts_[b];
-      if (seen >= rank) return mid(b) < max_ ? mid(b) : max_;
-    }
-    return max_;
-  }
+  std::uint64_t quantile(double q) const;
+  /// Count, mean, p50, p99, p99.9 and max, as a run reports them.
+  latency_summary summary() const;
 
  private:
   std::array<std::uint64_t, buckets> counts_{};

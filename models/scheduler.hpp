@@ -416,8 +416,8 @@ class scheduler final : public worker_control {
       latency.merge(wk->latency());
       delay.merge(wk->scheduling_delay());
     }
-    r.request_latency = summarize(latency);
-    r.scheduling_delay = summarize(delay);
+    r.request_latency = latency.summary();
+    r.scheduling_delay = delay.summary();
     r.scheduling_sample = worker<P, Pol>::scheduling_sample;
     r.timers = timers_.delivered();
     r.timer_late_mean_ns = timers_.late_mean_ns();
@@ -437,10 +437,6 @@ class scheduler final : public worker_control {
     }
     r.final_workers = timeline_.back().second;
     return r;
-  }
-
-  static latency_summary summarize(const log_histogram& h) {
-    return {h.count(), h.mean(), h.quantile(0.5), h.quantile(0.99), h.quantile(0.999), h.max()};
   }
 
   /// Seconds from the run's start to the first time the thread count grew.
