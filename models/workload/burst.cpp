@@ -13,6 +13,8 @@
 #include "builtins.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace burst_impl {
 namespace {
 
 constexpr std::uint32_t light_tag = 1, heavy_tag = 2, report_tag = 3;
@@ -123,8 +125,10 @@ class burst final : public workload {
 };
 
 }  // namespace
+}  // namespace burst_impl
 
 workload_info burst_workload() {
+  using namespace burst_impl;
   return {"burst",
           "a light sequential trickle, a heavy burst over many actors, the trickle again: load in phases",
           {{"actors", std::int64_t(64), "actors the burst is spread over"},

@@ -5,6 +5,8 @@
 #include "builtins.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace fanout_idle_impl {
 namespace {
 
 inline std::uint64_t delivery_value(std::uint64_t state, std::uint32_t receiver) {
@@ -102,8 +104,10 @@ class fanout_idle final : public workload {
 };
 
 }  // namespace
+}  // namespace fanout_idle_impl
 
 workload_info fanout_idle_workload() {
+  using namespace fanout_idle_impl;
   return {"fanout-idle",
           "a few producers send sparse messages to many idle actors: every message wakes an actor",
           {{"actors", std::int64_t(100000), "mostly idle actors", 1, 4294967295.0},

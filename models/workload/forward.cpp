@@ -5,6 +5,8 @@
 #include "builtins.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace forward_impl {
 namespace {
 
 struct forward_table {
@@ -85,8 +87,10 @@ class forward final : public workload {
 };
 
 }  // namespace
+}  // namespace forward_impl
 
 workload_info forward_workload() {
+  using namespace forward_impl;
   return {"forward",
           "tokens forwarded between uniformly random actors (routing carried in each token)",
           {{"actors", std::int64_t(1000), "number of actors", 1, 4294967295.0},

@@ -21,6 +21,8 @@
 #include "builtins.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace open_loop_impl {
 namespace {
 
 struct open_loop_setup {
@@ -139,8 +141,10 @@ class open_loop final : public workload {
 };
 
 }  // namespace
+}  // namespace open_loop_impl
 
 workload_info open_loop_workload() {
+  using namespace open_loop_impl;
   return {"open-loop",
           "requests arriving at a set share of the machine's capacity (Poisson or on/off), each one's latency recorded",
           {{"requests", std::int64_t(20000), "requests in the run"},

@@ -8,6 +8,8 @@
 #include "builtins.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace pi_impl {
 namespace {
 
 /// 4 * sum_{k=first}^{first+count-1} (-1)^k / (2k+1)
@@ -107,8 +109,10 @@ class pi final : public workload {
 };
 
 }  // namespace
+}  // namespace pi_impl
 
 workload_info pi_workload() {
+  using namespace pi_impl;
   return {"pi",
           "a master sends Leibniz-series jobs round robin to worker actors and sums the replies",
           {{"jobs", std::int64_t(100), "jobs the master hands out"},

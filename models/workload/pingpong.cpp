@@ -5,6 +5,8 @@
 #include "builtins.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace pingpong_impl {
 namespace {
 
 class player final : public behavior {
@@ -60,8 +62,10 @@ class pingpong final : public workload {
 };
 
 }  // namespace
+}  // namespace pingpong_impl
 
 workload_info pingpong_workload() {
+  using namespace pingpong_impl;
   return {"pingpong",
           "pairs of actors bouncing one message back and forth",
           {{"pairs", std::int64_t(1), "number of independent pairs"},

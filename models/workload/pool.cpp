@@ -11,6 +11,8 @@
 #include "builtins.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace pool_impl {
 namespace {
 
 constexpr std::uint32_t group_id = 1;
@@ -121,8 +123,10 @@ class pool final : public workload {
 };
 
 }  // namespace
+}  // namespace pool_impl
 
 workload_info pool_workload() {
+  using namespace pool_impl;
   return {"pool",
           "bursts routed round robin to a group of equal actors, one in eight slow: a slow member's backlog",
           {{"members", std::int64_t(8), "actors in the group of equals", 1, 4294967295.0},

@@ -7,6 +7,8 @@
 #include "builtins.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace skewed_impl {
 namespace {
 
 /// What a delivery adds to the receiver's sum: depends on the message and the receiver
@@ -83,8 +85,10 @@ class skewed final : public workload {
 };
 
 }  // namespace
+}  // namespace skewed_impl
 
 workload_info skewed_workload() {
+  using namespace skewed_impl;
   return {"skewed",
           "messages injected at start, 90% of them to the 10% hot actors; each message burns a fixed cost",
           {{"actors", std::int64_t(1000), "number of actors", 1, 4294967295.0},

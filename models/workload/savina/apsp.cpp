@@ -13,6 +13,8 @@
 #include "savina_common.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_apsp_impl {
 namespace {
 using namespace savina_apsp;
 
@@ -198,8 +200,10 @@ class apsp final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_apsp_impl
 
 workload_info savina_apsp_workload() {
+  using namespace savina_apsp_impl;
   return {"savina-apsp",
           "Savina APSP: Floyd-Warshall by blocks, an actor per block trading its block with its row and column",
           {{"n", std::int64_t(300), "graph nodes (Savina's N)", 2, 1 << 14},

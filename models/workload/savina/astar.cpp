@@ -13,6 +13,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_astar_impl {
 namespace {
 
 using namespace savina_astar;
@@ -207,8 +209,10 @@ class astar final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_astar_impl
 
 workload_info savina_astar_workload() {
+  using namespace savina_astar_impl;
   return {"savina-astar",
           "Savina's A* (GuidedSearch): worker actors sweep a 3-D grid breadth first from the origin, "
           "claiming nodes in a table they share by compare-and-swap, and hand unswept nodes back to a "

@@ -11,6 +11,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_banking_impl {
 namespace {
 using namespace savina_banking;
 
@@ -140,8 +142,10 @@ class banking final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_banking_impl
 
 workload_info savina_banking_workload() {
+  using namespace savina_banking_impl;
   return {"savina-banking",
           "Savina Banking: a teller sends random transfers; each source account asks the destination, then answers",
           {{"accounts", std::int64_t(1000), "accounts (Savina's A)", 2, 4294967295.0},

@@ -13,6 +13,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_barber_impl {
 namespace {
 using namespace savina_barber;
 
@@ -241,8 +243,10 @@ class barbershop final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_barber_impl
 
 workload_info savina_barber_workload() {
+  using namespace savina_barber_impl;
   return {"savina-barber",
           "Savina Barber: a factory sends customers to a waiting room; one barber serves them one at a time",
           {{"haircuts", std::int64_t(5000), "customers, each served once (Savina's N)"},

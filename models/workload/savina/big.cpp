@@ -15,6 +15,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_big_impl {
 namespace {
 using namespace savina_big;
 
@@ -140,8 +142,10 @@ class big final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_big_impl
 
 workload_info savina_big_workload() {
+  using namespace savina_big_impl;
   return {"savina-big",
           "Savina Big: many actors ping random neighbours and answer their pings (many-to-many traffic)",
           {{"actors", std::int64_t(120), "actors (Savina's W)", 1, 4294967295.0},

@@ -14,6 +14,8 @@
 #include "savina_common.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_bitonicsort_impl {
 namespace {
 using namespace savina_bitonicsort;
 
@@ -91,8 +93,10 @@ class bitonicsort final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_bitonicsort_impl
 
 workload_info savina_bitonicsort_workload() {
+  using namespace savina_bitonicsort_impl;
   return {"savina-bitonicsort",
           "Savina BitonicSort: values stream through a bitonic sorting network of splitter, compare and joiner actors",
           {{"n", std::int64_t(4096), "values sorted, a power of two (Savina's N)", 1, 1 << 20},

@@ -13,6 +13,8 @@
 #include "savina_common.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_bndbuffer_impl {
 namespace {
 using namespace savina_bndbuffer;
 
@@ -189,8 +191,10 @@ class bndbuffer final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_bndbuffer_impl
 
 workload_info savina_bndbuffer_workload() {
+  using namespace savina_bndbuffer_impl;
   return {"savina-bndbuffer",
           "Savina BndBuffer: producers and consumers exchange items through a manager with a bounded buffer",
           {{"buffer_size", std::int64_t(50), "the manager's buffer, in items (Savina's bufferSize); must exceed producers"},

@@ -14,6 +14,8 @@
 #include "savina_common.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_chameneos_impl {
 namespace {
 using namespace savina_chameneos;
 
@@ -129,8 +131,10 @@ class chameneos final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_chameneos_impl
 
 workload_info savina_chameneos_workload() {
+  using namespace savina_chameneos_impl;
   return {"savina-chameneos",
           "Savina Chameneos: creatures meet in pairs through one mall actor and change colour (a contended mailbox)",
           {{"chameneos", std::int64_t(100), "creatures (Savina's numChameneos); two at least, or none could meet", 2, 1e7},

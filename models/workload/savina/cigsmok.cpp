@@ -10,6 +10,8 @@
 #include "savina_common.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_cigsmok_impl {
 namespace {
 using namespace savina_cigsmok;
 
@@ -105,8 +107,10 @@ class cigsmok final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_cigsmok_impl
 
 workload_info savina_cigsmok_workload() {
+  using namespace savina_cigsmok_impl;
   return {"savina-cigsmok",
           "Savina CigSmokers: an arbiter wakes a random smoker each round; the smoker answers, then smokes",
           {{"rounds", std::int64_t(1000), "rounds (Savina's R)"},

@@ -11,6 +11,8 @@
 #include "savina_common.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_concdict_impl {
 namespace {
 using namespace savina_concdict;
 
@@ -143,8 +145,10 @@ class concdict final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_concdict_impl
 
 workload_info savina_concdict_workload() {
+  using namespace savina_concdict_impl;
   return {"savina-concdict",
           "Savina ConcDict: workers send reads and writes, one at a time, to one dictionary actor (contention)",
           {{"workers", std::int64_t(20), "worker actors (Savina's NUM_ENTITIES)"},

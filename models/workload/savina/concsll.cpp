@@ -11,6 +11,8 @@
 #include "savina_common.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_concsll_impl {
 namespace {
 using namespace savina_concsll;
 
@@ -176,8 +178,10 @@ std::uint64_t visit_nodes(std::uint64_t units) {
 }
 
 }  // namespace
+}  // namespace savina_concsll_impl
 
 workload_info savina_concsll_workload() {
+  using namespace savina_concsll_impl;
   return {"savina-concsll",
           "Savina ConcSLL: workers send adds, lookups and size queries, one at a time, to one sorted-list actor",
           {{"workers", std::int64_t(20), "worker actors (Savina's NUM_ENTITIES)"},

@@ -7,6 +7,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_count_impl {
 namespace {
 using namespace savina_count;
 
@@ -83,8 +85,10 @@ class count final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_count_impl
 
 workload_info savina_count_workload() {
+  using namespace savina_count_impl;
   return {"savina-count",
           "Savina Count: a producer sends a counter increments, then asks it for the count (mailbox throughput)",
           {{"messages", std::int64_t(1000000), "increments the producer sends (Savina's N)"}},

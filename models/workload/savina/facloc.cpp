@@ -12,6 +12,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_facloc_impl {
 namespace {
 
 using namespace savina_facloc;
@@ -288,8 +290,10 @@ std::uint64_t distances(std::uint64_t units) {
 }
 
 }  // namespace
+}  // namespace savina_facloc_impl
 
 workload_info savina_facloc_workload() {
+  using namespace savina_facloc_impl;
   return {"savina-facloc",
           "Savina's FacLoc: customers stream into a tree of quadrant actors that split into four when "
           "their customers' distance to the nearest facility grows too large",

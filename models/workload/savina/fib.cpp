@@ -6,6 +6,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_fib_impl {
 namespace {
 
 using namespace savina_fib;
@@ -79,8 +81,10 @@ class fib final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_fib_impl
 
 workload_info savina_fib_workload() {
+  using namespace savina_fib_impl;
   return {"savina-fib",
           "Savina's Fib: every call of the Fibonacci recursion is an actor spawned by its caller, "
           "answering with its value",

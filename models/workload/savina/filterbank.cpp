@@ -13,6 +13,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_filterbank_impl {
 namespace {
 using namespace savina_filterbank;
 
@@ -323,8 +325,10 @@ class filterbank final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_filterbank_impl
 
 workload_info savina_filterbank_workload() {
+  using namespace savina_filterbank_impl;
   return {"savina-filterbank",
           "Savina FilterBank: values paced through channels of delay, FIR and sampler actors, gathered per step and summed",
           {{"num_simulations", std::int64_t(34816), "values the source sends (Savina's NUM_SIMULATIONS)", 1, 1e9},

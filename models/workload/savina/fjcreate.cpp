@@ -11,6 +11,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_fjcreate_impl {
 namespace {
 using namespace savina_fjcreate;
 
@@ -88,8 +90,10 @@ class fjcreate final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_fjcreate_impl
 
 workload_info savina_fjcreate_workload() {
+  using namespace savina_fjcreate_impl;
   return {"savina-fjcreate",
           "Savina Fork Join (creation): actors created one after another, each running one message and stopping",
           {{"actors", std::int64_t(40000), "actors created, one message each (Savina's N)", 1, 1e8}},

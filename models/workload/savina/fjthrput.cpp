@@ -11,6 +11,8 @@
 #include "savina_common.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_fjthrput_impl {
 namespace {
 using namespace savina_fjthrput;
 
@@ -95,8 +97,10 @@ class fjthrput final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_fjthrput_impl
 
 workload_info savina_fjthrput_workload() {
+  using namespace savina_fjthrput_impl;
   return {"savina-fjthrput",
           "Savina Fork Join (throughput): rounds of one message to each of many actors, each computing sin^2",
           {{"actors", std::int64_t(60), "actors receiving the messages (Savina's A)", 1, 1e6},

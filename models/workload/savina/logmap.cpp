@@ -11,6 +11,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_logmap_impl {
 namespace {
 using namespace savina_logmap;
 
@@ -166,8 +168,10 @@ class logmap final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_logmap_impl
 
 workload_info savina_logmap_workload() {
+  using namespace savina_logmap_impl;
   return {"savina-logmap",
           "Savina LogMap: series workers step the logistic map, each step a request to their rate computer",
           {{"terms", std::int64_t(25000), "steps per series (Savina's numTerms)"},

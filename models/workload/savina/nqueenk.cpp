@@ -9,6 +9,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_nqueenk_impl {
 namespace {
 
 using namespace savina_nqueenk;
@@ -198,8 +200,10 @@ std::uint64_t pair_checks(std::uint64_t units) {
 }
 
 }  // namespace
+}  // namespace savina_nqueenk_impl
 
 workload_info savina_nqueenk_workload() {
+  using namespace savina_nqueenk_impl;
   return {"savina-nqueenk",
           "Savina's NQueens-K: a master hands partial boards round robin to worker actors, which split "
           "them into new work or search them, until the K-th solution or the search's end",

@@ -10,6 +10,8 @@
 #include "savina_common.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_philosopher_impl {
 namespace {
 using namespace savina_philosopher;
 
@@ -131,8 +133,10 @@ class philosophers final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_philosopher_impl
 
 workload_info savina_philosopher_workload() {
+  using namespace savina_philosopher_impl;
   return {"savina-philosopher",
           "Savina Philosophers: philosophers ask an arbitrator for their two forks and retry when denied",
           {{"philosophers", std::int64_t(20), "philosophers and forks (Savina's N)", 2},

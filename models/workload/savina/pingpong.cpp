@@ -7,6 +7,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_pingpong_impl {
 namespace {
 using namespace savina_pingpong;
 
@@ -92,8 +94,10 @@ class pingpong final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_pingpong_impl
 
 workload_info savina_pingpong_workload() {
+  using namespace savina_pingpong_impl;
   return {"savina-pingpong",
           "Savina PingPong: two actors exchange ping-pong round trips one at a time (hand-off latency)",
           {{"pings", std::int64_t(40000), "ping-pong round trips (Savina's N)"}},

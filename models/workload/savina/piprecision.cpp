@@ -14,6 +14,8 @@
 #include "savina_common.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_piprecision_impl {
 namespace {
 using namespace savina_piprecision;
 
@@ -174,8 +176,10 @@ class piprecision final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_piprecision_impl
 
 workload_info savina_piprecision_workload() {
+  using namespace savina_piprecision_impl;
   return {"savina-piprecision",
           "Savina PiPrecision: workers compute Bailey-Borwein-Plouffe terms of pi to thousands of places for a master",
           {{"num_workers", std::int64_t(20), "worker actors (Savina's NUM_WORKERS)", 1, 1e5},

@@ -8,6 +8,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_quicksort_impl {
 namespace {
 
 using namespace savina_quicksort;
@@ -122,8 +124,10 @@ std::uint64_t sorted_elements(std::uint64_t units) {
 }
 
 }  // namespace
+}  // namespace savina_quicksort_impl
 
 workload_info savina_quicksort_workload() {
+  using namespace savina_quicksort_impl;
   return {"savina-quicksort",
           "Savina's QuickSort: actors split their list around its middle value into two child actors "
           "and join the sorted sides, down to lists short enough to sort sequentially",

@@ -12,6 +12,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_radixsort_impl {
 namespace {
 using namespace savina_radixsort;
 
@@ -132,8 +134,10 @@ class radixsort final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_radixsort_impl
 
 workload_info savina_radixsort_workload() {
+  using namespace savina_radixsort_impl;
   return {"savina-radixsort",
           "Savina RadixSort: random values stream through a pipeline of one sort actor per bit to a validator",
           {{"n", std::int64_t(100000), "values sorted (Savina's N)", 1, 1e9},

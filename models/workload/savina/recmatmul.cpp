@@ -13,6 +13,8 @@
 #include "savina.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_recmatmul_impl {
 namespace {
 using namespace savina_recmatmul;
 
@@ -173,8 +175,10 @@ class recmatmul final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_recmatmul_impl
 
 workload_info savina_recmatmul_workload() {
+  using namespace savina_recmatmul_impl;
   return {"savina-recmatmul",
           "Savina RecMatMul: workers split a matrix product into eight half-size products until blocks are small",
           {{"workers", std::int64_t(20), "worker actors (Savina's NUM_WORKERS)", 1, 65535},

@@ -8,6 +8,8 @@
 #include "sieve.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_sieve_impl {
 namespace {
 
 using namespace savina_sieve;
@@ -120,8 +122,10 @@ std::uint64_t divisions(std::uint64_t units) {
 }
 
 }  // namespace
+}  // namespace savina_sieve_impl
 
 workload_info savina_sieve_workload() {
+  using namespace savina_sieve_impl;
   return {"savina-sieve",
           "Savina's Sieve: the odd numbers stream through a chain of filter actors that grows by one "
           "actor whenever the last filter's primes are full",

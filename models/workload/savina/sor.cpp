@@ -13,6 +13,8 @@
 #include "sor.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_sor_impl {
 namespace {
 using namespace savina_sor;
 
@@ -228,8 +230,10 @@ class sor final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_sor_impl
 
 workload_info savina_sor_workload() {
+  using namespace savina_sor_impl;
   return {"savina-sor",
           "Savina SOR: red-black successive over-relaxation on a grid, an actor per point trading values with its neighbors",
           {{"n", std::int64_t(0), "grid size, as Savina's index into 20 80 100 120 150 200 250 300 350 400 (Savina's N)",

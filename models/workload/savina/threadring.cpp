@@ -9,6 +9,8 @@
 #include "threadring.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_threadring_impl {
 namespace {
 using namespace savina_threadring;
 
@@ -84,8 +86,10 @@ class threadring final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_threadring_impl
 
 workload_info savina_threadring_workload() {
+  using namespace savina_threadring_impl;
   return {"savina-threadring",
           "Savina Thread Ring: one message passed round a ring of actors (hand-off to the next actor)",
           {{"actors", std::int64_t(100), "actors in the ring (Savina's N)", 1, 1e6},

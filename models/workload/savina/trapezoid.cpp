@@ -12,6 +12,8 @@
 #include "trapezoid.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_trapezoid_impl {
 namespace {
 using namespace savina_trapezoid;
 
@@ -124,8 +126,10 @@ class trapezoid final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_trapezoid_impl
 
 workload_info savina_trapezoid_workload() {
+  using namespace savina_trapezoid_impl;
   constexpr double any = -std::numeric_limits<double>::infinity();
   return {"savina-trapezoid",
           "Savina Trapezoid: a master splits an integral among workers that each sum their range's trapezoids",

@@ -8,6 +8,8 @@
 #include "uct.hpp"
 
 namespace twinsched {
+// Named apart from every other workload's: the unity build compiles several workloads in one file.
+namespace savina_uct_impl {
 namespace {
 
 using namespace savina_uct;
@@ -240,8 +242,10 @@ class uct final : public workload {
 };
 
 }  // namespace
+}  // namespace savina_uct_impl
 
 workload_info savina_uct_workload() {
+  using namespace savina_uct_impl;
   return {"savina-uct",
           "Savina's UCT: node actors ask the root for children, which it grants at random until the "
           "tree is full; then a traversal and a termination sweep the tree",
