@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <iostream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,7 @@
 #include "traces/output_file.hpp"
 #include "traces/run_summary.hpp"
 #include "twin/frontier.hpp"
+#include "twin/text_table.hpp"
 #include "viz/frontier_chart.hpp"
 #include "viz/svg_chart.hpp"
 
@@ -34,11 +36,6 @@ struct frontier_cli {
 
 std::string us(double ns) { return traces::fixed(ns / 1e3, 1); }
 
-std::string padded(std::string s, std::size_t n, bool right = false) {
-  if (s.size() >= n) return s + " ";
-  return right ? std::string(n - s.size(), ' ') + s : s + std::string(n - s.size(), ' ');
-}
-
 void print_table(const std::vector<twin::frontier_cell>& cells) {
   std::vector<const twin::frontier_cell*> order;
   for (const auto& c : cells) order.push_back(&c);
@@ -46,21 +43,23 @@ void print_table(const std::vector<twin::frontier_cell>& cells) {
     if (a->error.empty() != b->error.empty()) return a->error.empty();
     return a->cpu_per_request_ns < b->cpu_per_request_ns;
   });
-  std::cout << "  idle        policy            p50 us    p99 us (runs' range)     p99.9 us   CPU/request us (range)   CPU   front\n";
+  twin::text_table t{{"idle", "policy", "p50 us", "p99 us", "(runs' range)", "p99.9 us", "CPU/request us", "(range)",
+                      "CPU", "front", ""},
+                     {false, false, true, true, false, true, true, false, true, true, false},
+                     {}};
   for (const auto* c : order) {
-    std::string line = "  " + padded(c->idle, 12) + padded(c->policy, 14);
     if (!c->error.empty()) {
-      std::cout << line << "n/a: " << c->error << '\n';
+      t.rows.push_back({c->idle, c->policy, "n/a", "", "", "", "", "", "", "", c->error});
       continue;
     }
-    line += padded(us(c->p50_ns), 10, true) + padded(us(c->p99_ns), 10, true) + " " +
-            padded("(" + us(c->p99_low_ns) + "-" + us(c->p99_high_ns) + ")", 17) + padded(us(c->p999_ns), 9, true) +
-            padded(us(c->cpu_per_request_ns), 11, true) + " " +
-            padded("(" + us(c->cpu_low_ns) + "-" + us(c->cpu_high_ns) + ")", 13) +
-            padded(traces::fixed(c->cpu_share * 100, 0) + "%", 6, true) + (c->on_front ? "   *" : "") +
-            (c->ok ? "" : "   verdict FAIL");
-    std::cout << line << '\n';
+    t.rows.push_back({c->idle, c->policy, us(c->p50_ns), us(c->p99_ns), "(" + us(c->p99_low_ns) + "-" + us(c->p99_high_ns) + ")",
+                      us(c->p999_ns), us(c->cpu_per_request_ns), "(" + us(c->cpu_low_ns) + "-" + us(c->cpu_high_ns) + ")",
+                      traces::fixed(c->cpu_share * 100, 0) + "%", c->on_front ? "*" : "", c->ok ? "" : "verdict FAIL"});
   }
+  std::ostringstream text;
+  t.print(text, false);
+  std::istringstream lines(text.str());
+  for (std::string line; std::getline(lines, line);) std::cout << "  " << line << '\n';
 }
 
 nlohmann::json json_of(const scenario& s, const frontier_cli& c, const std::vector<twin::frontier_cell>& cells) {

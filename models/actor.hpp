@@ -215,6 +215,8 @@ class alignas(64) actor_cell final : private detail::cell_first_line<P>, public 
   /// policy's queue orders the two, as it does for the actor itself). Before `home`: a
   /// 64-bit field after it would pad the second line past 64 bytes.
   std::uint64_t runnable_at = 0;
+  /// Samples this push: the turn it makes records the delay from `now` (never 0, which means not sampled).
+  void mark_runnable(std::uint64_t now) { runnable_at = now ? now : 1; }
   /// Worker or dispatcher this actor belongs to, for policies that bind actors (distribution,
   /// sharing, adaptive); unused by the others.
   std::uint32_t home = 0;

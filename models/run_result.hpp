@@ -73,6 +73,14 @@ struct run_result {
     return t;
   }
 
+  /// The workers' CPU time over their wall time (workers x wall_s): 1 is every worker on a core all along.
+  double cpu_share() const {
+    const double cores = double(per_worker.size());
+    return wall_s > 0 && cores > 0 ? double(cpu_ns()) / (wall_s * 1e9 * cores) : 0;
+  }
+  /// The workers' CPU time for each message processed (for open-loop workloads, each request).
+  double cpu_per_message_ns() const { return messages ? double(cpu_ns()) / double(messages) : 0; }
+
   double msgs_per_s() const { return wall_s > 0 ? double(messages) / wall_s : 0; }
   /// The verdict, one rule for every backend (run, sim, validate, replay, a trace's footer): the
   /// checksum matches the sequential reference, every expected message was processed and none

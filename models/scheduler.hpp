@@ -298,11 +298,7 @@ class scheduler final : public worker_control {
       e->seq = 0;  // from outside: no sender whose order to check
       auto& c = *static_cast<cell*>(to.get());
       if (s_.tracing(trace_level::full)) s_.trace(event_kind::send, outside_worker, c.id(), e->id, 0);
-      if (c.push(e)) {
-        if (s_.tracing(trace_level::decisions))  // sent_ is e's id; e itself is the mailbox's now
-          s_.trace(event_kind::schedule, outside_worker, c.id(), sent_, std::uint32_t(push_reason::external));
-        s_.policy_.push(-1, c, push_reason::external);
-      }
+      s_.push_from_outside(c, e, sent_, false);  // sent_ is e's id; e itself is the mailbox's once pushed
     }
     void become(std::unique_ptr<behavior>) override { throw std::logic_error("become() outside an actor"); }
     void stop() override { throw std::logic_error("stop() outside an actor"); }
@@ -353,12 +349,17 @@ class scheduler final : public worker_control {
       t.what->msg.b = now;
       t.what->msg.flags |= message_stamped;
     }
-    cell& c = *t.to;
-    if (c.push(t.what)) {
-      if (tracing(trace_level::decisions)) trace(event_kind::schedule, outside_worker, c.id(), 0, std::uint32_t(push_reason::external));
-      c.runnable_at = std::max<std::uint64_t>(now, 1);  // every outside push: its turn records the delay
-      policy_.push(-1, c, push_reason::external);
-    }
+    push_from_outside(*t.to, t.what, 0, true, now);  // every timer's push: its turn records the delay
+  }
+
+  /// A push from outside any worker (the workload's start, the timer service), traced with
+  /// `traced_id`; `sampled`: its turn records the scheduling delay from `now`.
+  void push_from_outside(cell& c, envelope<P>* e, std::uint64_t traced_id, bool sampled, std::uint64_t now = 0) {
+    if (!c.push(e)) return;
+    if (tracing(trace_level::decisions))
+      trace(event_kind::schedule, outside_worker, c.id(), traced_id, std::uint32_t(push_reason::external));
+    if (sampled) c.mark_runnable(now);
+    policy_.push(-1, c, push_reason::external);
   }
 
   void finish() {

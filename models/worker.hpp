@@ -440,7 +440,7 @@ class worker final : public context {
 
   /// A sampled push (see "Latency and CPU"): the turn it makes records the delay.
   [[gnu::noinline]] void stamp_runnable(cell& a) {
-    a.runnable_at = std::max<std::uint64_t>(s_.plat().now_ns(), 1);
+    a.mark_runnable(s_.plat().now_ns());
   }
   [[gnu::noinline]] void record_delay(cell& a) {
     const std::uint64_t now = s_.plat().now_ns();

@@ -89,10 +89,8 @@ double cpu_share(const worker_stats& w, double wall_s) { return wall_s > 0 ? 100
 void print_cpu(std::ostream& out, const run_result& r) {
   std::uint64_t parked = 0, idle = 0, all = 0;
   for (const auto& w : r.per_worker) parked += w.parked_ns, idle += w.idle_ns, all += w.busy_ns + w.idle_ns;
-  const double cores = r.per_worker.empty() ? 0 : double(r.per_worker.size());
-  out << "cpu           " << fmt("%.4g", double(r.cpu_ns()) * 1e-9) << " s: "
-      << fmt("%.1f", r.wall_s > 0 && cores > 0 ? 100.0 * double(r.cpu_ns()) / (r.wall_s * 1e9 * cores) : 0.0) << "% of "
-      << r.per_worker.size() << (r.per_worker.size() == 1 ? " worker" : " workers") << " x " << fmt("%.4g", r.wall_s)
+  out << "cpu           " << fmt("%.4g", double(r.cpu_ns()) * 1e-9) << " s: " << fmt("%.1f", 100.0 * r.cpu_share())
+      << "% of " << r.per_worker.size() << (r.per_worker.size() == 1 ? " worker" : " workers") << " x " << fmt("%.4g", r.wall_s)
       << " s (per worker";
   for (const auto& w : r.per_worker) out << ' ' << fmt("%.1f", cpu_share(w, r.wall_s)) << '%';
   out << "); of the workers' time: turns " << fmt("%.1f", all ? 100.0 * double(all - idle) / double(all) : 0.0)

@@ -8,13 +8,6 @@
 #include "twin/accuracy_summary.hpp"  // median
 
 namespace twinsched::twin {
-namespace {
-
-double cpu_per_request(const run_result& r) {
-  return r.messages ? double(r.cpu_ns()) / double(r.messages) : 0;
-}
-
-}  // namespace
 
 std::vector<frontier_cell> run_frontier(const scenario& base, const frontier_options& o,
                                         const std::function<void(const frontier_cell&, unsigned)>& each) {
@@ -54,9 +47,8 @@ void summarize_frontier(std::vector<frontier_cell>& cells) {
       p50.push_back(double(r.request_latency.p50_ns));
       p99.push_back(double(r.request_latency.p99_ns));
       p999.push_back(double(r.request_latency.p999_ns));
-      cpu.push_back(cpu_per_request(r));
-      const double cores = double(r.per_worker.size());
-      share.push_back(r.wall_s > 0 && cores > 0 ? double(r.cpu_ns()) / (r.wall_s * 1e9 * cores) : 0);
+      cpu.push_back(r.cpu_per_message_ns());
+      share.push_back(r.cpu_share());
       c.ok = c.ok && r.ok();
     }
     c.p50_ns = median(p50);

@@ -37,6 +37,20 @@ std::vector<trace_event> read_lane(const trace_reader& r, std::uint16_t lane) {
   return v;
 }
 
+std::vector<std::uint8_t> footer_bytes(const trace_footer& f) {
+  byte_sink sink;
+  encode_footer(f, sink);
+  return {sink.bytes().begin(), sink.bytes().end()};
+}
+
+/// The footer that the first `n` of `bytes` hold, checked to use them all.
+trace_footer footer_from(const std::vector<std::uint8_t>& bytes, std::size_t n) {
+  byte_source in(bytes.data(), n, 0, "footer", "footer");
+  trace_footer f = decode_footer(in, format_version);
+  CHECK(in.done());
+  return f;
+}
+
 }  // namespace
 
 TEST_CASE("crc32c gives the standard check value") {
@@ -248,12 +262,8 @@ TEST_CASE("a run's latency, CPU and timers come back from the footer, and a foot
   f.request_latency = {1000, 25'000.0, 20'000, 90'000, 150'000, 400'000};
   f.scheduling_delay = {64, 3'000.0, 1'000, 9'000, 9'500, 10'000};
   f.timers = 1000;
-  byte_sink sink;
-  encode_footer(f, sink);
-  const std::vector<std::uint8_t> bytes(sink.bytes().begin(), sink.bytes().end());
-  byte_source in(bytes.data(), bytes.size(), 0, "footer", "footer");
-  const trace_footer back = decode_footer(in, format_version);
-  CHECK(in.done());
+  const std::vector<std::uint8_t> bytes = footer_bytes(f);
+  const trace_footer back = footer_from(bytes, bytes.size());
   CHECK(back.latency_recorded);
   CHECK(back.per_worker[0].cpu_ns == 123'456'789);
   CHECK(back.per_worker[0].parked_ns == 42);
@@ -262,8 +272,7 @@ TEST_CASE("a run's latency, CPU and timers come back from the footer, and a foot
   CHECK(back.request_latency.mean_ns == 25'000.0);
   CHECK(back.scheduling_delay.count == 64);
   CHECK(back.timers == 1000);
-  byte_source older(bytes.data(), bytes.size() - latency_section_bytes(f), 0, "footer", "footer");
-  const trace_footer before = decode_footer(older, format_version);
+  const trace_footer before = footer_from(bytes, bytes.size() - latency_section_bytes(f));
   CHECK_FALSE(before.latency_recorded);
   CHECK(before.off_cpu_recorded);
   CHECK(before.per_worker[0].cpu_ns == 0);
@@ -277,12 +286,8 @@ TEST_CASE("a real run's time off a CPU per lane comes back from the footer, and 
   w1.lane = 1, w1.events = 10, w1.first_ns = 25'100'000, w1.run_delay_ns = -1, w1.off_cpu_ns = 70;  // delay unknown
   out.lane = outside_lane, out.events = 4, out.first_ns = 24'990'000;
   f.lanes = {w0, w1, out};
-  byte_sink sink;
-  encode_footer(f, sink);
-  const std::vector<std::uint8_t> bytes(sink.bytes().begin(), sink.bytes().end());
-  byte_source in(bytes.data(), bytes.size(), 0, "footer", "footer");
-  const trace_footer back = decode_footer(in, format_version);
-  CHECK(in.done());
+  const std::vector<std::uint8_t> bytes = footer_bytes(f);
+  const trace_footer back = footer_from(bytes, bytes.size());
   CHECK(back.off_cpu_recorded);
   REQUIRE(back.lanes.size() == 3);
   CHECK(back.lanes[0].run_delay_ns == 1'500'000);
@@ -303,8 +308,7 @@ TEST_CASE("a real run's time off a CPU per lane comes back from the footer, and 
     v.varint(l.off_cpu_ns);
     section += v.bytes().size();
   }
-  byte_source older(bytes.data(), bytes.size() - section, 0, "footer", "footer");
-  const trace_footer before = decode_footer(older, format_version);
+  const trace_footer before = footer_from(bytes, bytes.size() - section);
   CHECK_FALSE(before.off_cpu_recorded);
   CHECK(before.lanes[0].run_delay_ns == -1);
   CHECK(before.lanes[0].off_cpu_ns == 0);
