@@ -30,6 +30,7 @@
 #include <array>
 #include <cstdint>
 #include <source_location>
+#include <vector>
 
 #include "models/rng.hpp"
 #include "schedule.hpp"
@@ -91,6 +92,7 @@ struct actor_state {
   double drain_at = 0;       ///< simulated ns by which its buffered stores are complete (drain)
   bool service = false;      ///< the runtime's service (platform.hpp 18): off the cores, like the driver
   double blocked_ns = 0;     ///< time spent blocked in a parker (cpu_ns: platform.hpp 19)
+  std::uint64_t wake_draws = 0;  ///< seeds its next wake-up latency (splitmix64 sequence per actor)
 };
 
 /// The one simulation of this process (SimGrid's engine exists once per process).
@@ -109,6 +111,8 @@ struct state {
   std::array<double, 5> runtime{};
   /// Contract 11's queue_op per queue_kind: deque, locked.
   std::array<double, 2> queue_op{};
+  /// The machine's wake-up latency spread (machine_model::wake_latency_quantiles); empty: `wake`.
+  std::vector<double> wake_quantiles;
   std::uint64_t hash = 0xcbf29ce484222325ull;  ///< event hash: every yield, block, wake, trace event
   std::uint64_t flushes = 0, blocks = 0, contended_locks = 0;
   std::uint64_t points = 0;  ///< platform operations of all workers: "scheduling point #n" in reports

@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <optional>
 #include <sstream>
+#include <stdexcept>
 
 #include <toml++/toml.h>
 
@@ -78,6 +79,23 @@ std::string string_of(const std::string& file, const toml::node& n, const std::s
   fail(file, n.source(), "'" + key + "' must be a string");
 }
 
+/// A list of ns, one per wake_quantile_probabilities, each at least the one before.
+std::vector<double> quantiles_of(const std::string& file, const toml::node& n, const std::string& key) {
+  const toml::array* a = n.as_array();
+  if (!a || a->size() != wake_quantile_probabilities.size())
+    fail(file, n.source(),
+         "'" + key + "' must be a list of " + std::to_string(wake_quantile_probabilities.size()) +
+             " numbers (ns at 1%, 10%, 25%, 50%, 75%, 90%, 99% and 99.9%)");
+  std::vector<double> q;
+  for (const toml::node& x : *a) {
+    const double v = number(file, x, key);
+    if (v < 0) fail(file, x.source(), "'" + key + "': a latency must not be negative");
+    if (!q.empty() && v < q.back()) fail(file, x.source(), "'" + key + "': each quantile must be at least the one before");
+    q.push_back(v);
+  }
+  return q;
+}
+
 machine_model parse_over(machine_model m, std::string_view text, const std::string& file) {
   toml::table doc;
   try {
@@ -141,13 +159,19 @@ machine_model parse_over(machine_model m, std::string_view text, const std::stri
     std::vector<std::string> seen;
     for (auto&& [ck, cv] : table_of(file, *node, key)) {
       const std::string sub(ck.str());
+      if (sub == "wake_latency_quantiles_ns") {
+        m.wake_latency_quantiles = quantiles_of(file, cv, sub);
+        continue;
+      }
       bool cycles = sub.ends_with("_cycles"), ns = sub.ends_with("_ns");
       std::string base = cycles ? sub.substr(0, sub.size() - 7) : ns ? sub.substr(0, sub.size() - 3) : sub;
       auto it = std::find_if(cost_table().begin(), cost_table().end(), [&](const cost_key& c) { return base == c.key; });
       if ((!cycles && !ns) || it == cost_table().end()) {
         std::string known;
         for (auto& c : cost_table()) known += (known.empty() ? "" : ", ") + std::string(c.key);
-        fail(file, ck.source(), "unknown cost '" + sub + "' (a cost is <name>_cycles or <name>_ns; names: " + known + ")");
+        fail(file, ck.source(),
+             "unknown cost '" + sub + "' (a cost is <name>_cycles or <name>_ns; names: " + known +
+                 "; and wake_latency_quantiles_ns, a list)");
       }
       if (std::find(seen.begin(), seen.end(), base) != seen.end())
         fail(file, ck.source(), "cost '" + base + "' given twice (use either " + base + "_cycles or " + base + "_ns)");
@@ -172,6 +196,15 @@ const machine_model& embedded_default() {
 }
 
 }  // namespace
+
+double quantile_draw(const std::vector<double>& q, double u) {
+  const auto& p = wake_quantile_probabilities;
+  if (q.size() != p.size()) throw std::logic_error("quantile_draw: one quantile per probability");
+  if (u <= p.front()) return q.front();
+  for (std::size_t i = 1; i < p.size(); ++i)
+    if (u <= p[i]) return q[i - 1] + (q[i] - q[i - 1]) * (u - p[i - 1]) / (p[i] - p[i - 1]);
+  return q.back();
+}
 
 const std::vector<std::string>& machine_cost_keys() {
   static const std::vector<std::string> v = [] {

@@ -1,5 +1,6 @@
 // Machine models: the modeled hardware's topology and costs, loaded from models/machines/*.toml.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <ostream>
@@ -44,6 +45,10 @@ struct machine_model {
   /// Unlocking a lock another thread contended: glibc's futex wake syscall, nobody asleep.
   double contended_unlock = 0;
   double park = 0, unpark = 0, wake_latency = 0, spin = 0, yield = 0;
+  /// The wake-up latency's spread, ns at `wake_quantile_probabilities` (calibrate measures it):
+  /// each wake-up from a park in simulation is drawn from it, where `wake_latency` is one value
+  /// for all. Empty: every wake-up takes `wake_latency`.
+  std::vector<double> wake_latency_quantiles;
   // the runtime's own non-atomic work (models/platform.hpp contract 15) and burn_ns's fixed cost
   double message = 0, turn = 0, envelope = 0, mailbox_push = 0, mailbox_pop = 0, burn_call = 0;
   /// A turn of an actor whose state is not in the core's private cache (see private_cache_kib).
@@ -64,6 +69,12 @@ struct machine_model {
 
   std::uint32_t cores() const { return sockets * cores_per_socket; }
 };
+
+/// The probabilities at which machine_model::wake_latency_quantiles gives the latency.
+inline constexpr std::array<double, 8> wake_quantile_probabilities{0.01, 0.1, 0.25, 0.5, 0.75, 0.9, 0.99, 0.999};
+/// The value at `u` in [0, 1) of the distribution whose quantiles at wake_quantile_probabilities
+/// are `q` (non-decreasing): linear between them, the first and last below and above them.
+double quantile_draw(const std::vector<double>& q, double u);
 
 /// The cost keys of a machine file's [costs] table, without the _cycles/_ns suffix, in file order.
 const std::vector<std::string>& machine_cost_keys();

@@ -107,6 +107,7 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   sim_detail::g.park = m.park;
   sim_detail::g.unpark = m.unpark;
   sim_detail::g.wake = m.wake_latency;
+  sim_detail::g.wake_quantiles = m.wake_latency_quantiles;
   sim_detail::g.spin = m.spin;
   sim_detail::g.yield = m.yield;
   sim_detail::g.burn_call = m.burn_call;
@@ -207,6 +208,7 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
   if (schedule_) st->pending_ns += schedule_->start_delay(index);  // pct: initial priorities
   st->worker = index;
   st->dither = std::uint64_t(index);
+  st->wake_draws = splitmix64(0x77616b65ull + std::uint64_t(index));  // its own wake-up sequence
   sim_detail::next_yield_at(st.get());
   st->core = int(unsigned(index) % cores_);
   st->socket = int(unsigned(st->core) / sim_detail::g.cores_per_socket);
@@ -246,6 +248,7 @@ void sim_platform::start_service(std::function<void()> fn) {
   impl* I = impl_.get();
   auto st = std::make_unique<actor_state>();
   st->service = true;  // worker and core stay -1: outside simulated time, like the driver
+  st->wake_draws = splitmix64(0x73657276ull);  // apart from every worker's
   actor_state* s = st.get();
   I->services.push_back(std::move(st));
   ++sim_detail::g.services_awake;

@@ -5,6 +5,8 @@
 
 #include <simgrid/s4u.hpp>
 
+#include "machine_model.hpp"
+
 namespace sg = simgrid::s4u;
 
 namespace twinsched::sim_detail {
@@ -40,6 +42,18 @@ void mutex::wake() {
   if (waiters_ && s4u_) s4u_->cv->notify_one();
   resume(me);
 }
+
+namespace {
+
+/// From being woken (or a timeout) to running again: the machine's wake_latency, or a draw from
+/// its spread, from a splitmix64 sequence per actor (deterministic, like everything here).
+double wake_ns(actor_state* me) {
+  if (g.wake_quantiles.empty()) return g.wake;
+  me->wake_draws = splitmix64(me->wake_draws);
+  return quantile_draw(g.wake_quantiles, double(me->wake_draws >> 11) * 0x1.0p-53);
+}
+
+}  // namespace
 
 struct parker::s4u_parts {
   sg::MutexPtr m = sg::Mutex::create();
@@ -92,7 +106,10 @@ void parker::block(double ns) {
   sleeper_ = nullptr;
   me->parked = false;
   token_ = false;
-  if (blocked && g.wake > 0 && !g.aborting) sg::this_actor::sleep_for(g.wake * 1e-9);  // the OS wakes us up
+  if (blocked && !g.aborting) {
+    const double wake = wake_ns(me);
+    if (wake > 0) sg::this_actor::sleep_for(wake * 1e-9);  // the OS wakes us up
+  }
   resume(me);
   me->blocked_ns += (sg::Engine::get_clock() - blocked_from) * 1e9;
   mix(0x7061726bull ^ (std::uint64_t(me->worker + 1) << 8) ^ std::uint64_t(blocked));

@@ -58,6 +58,7 @@ std::vector<double> lock_handoff_adds(int pair_batches) {
 
 struct wake_costs {
   double unpark = 0, wake_latency = 0;
+  std::vector<double> wake_quantiles;  ///< at wake_quantile_probabilities
 };
 
 /// notify_one with a sleeper on the partner CPU (its cost, and the time until the sleeper
@@ -99,7 +100,9 @@ wake_costs measure_wakes(int rounds) {
   unpin();
   std::sort(u.begin(), u.end());
   std::sort(w.begin(), w.end());
-  return {u[u.size() / 2], w[w.size() / 2]};
+  std::vector<double> q;
+  for (double p : wake_quantile_probabilities) q.push_back(w[std::min(w.size() - 1, std::size_t(p * double(w.size())))]);
+  return {u[u.size() / 2], w[w.size() / 2], q};
 }
 
 }  // namespace
@@ -208,8 +211,10 @@ void measure_parking(calibration_run& run) {
   const wake_costs wakes = measure_wakes(run.opt.quick ? 300 : 2000);
   m.unpark = wakes.unpark;
   m.wake_latency = wakes.wake_latency;
-  run.note(fmt("park %.0f ns, unpark %.0f ns, wake-up latency %.0f ns, contended unlock %.0f ns", m.park, m.unpark,
-               m.wake_latency, m.contended_unlock));
+  m.wake_latency_quantiles = wakes.wake_quantiles;
+  run.note(fmt("park %.0f ns, unpark %.0f ns, wake-up latency %.0f ns", m.park, m.unpark, m.wake_latency) +
+           fmt(" (p90 %.0f, p99 %.0f),", wakes.wake_quantiles[5], wakes.wake_quantiles[6]) +
+           fmt(" contended unlock %.0f ns", m.contended_unlock));
 }
 
 void measure_burn(calibration_run& run) {

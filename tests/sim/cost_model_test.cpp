@@ -17,6 +17,8 @@
 #include <doctest/doctest.h>
 
 
+#include <algorithm>
+#include <array>
 #include <atomic>  // std::memory_order
 #include <cmath>
 #include <cstdint>
@@ -25,6 +27,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include "in_child.hpp"
 #include "sim/machine_model.hpp"
@@ -881,6 +884,41 @@ TEST_CASE("a park that times out costs park, the timeout and the wake-up latency
     return r;
   });
   CHECK(t.park_for == cost::rmw + cost::park + 10000 + cost::wake);
+}
+
+TEST_CASE("with the wake-up latency's spread, each wake-up is drawn from it: its quantiles, the same draws in every run, and a spread of one value is that value") {
+  struct draws {
+    std::array<std::int64_t, 1500> ns;  // a short park and a short wake-up each: within the test's time limit
+  };
+  auto wake_ups = [](const std::vector<double>& quantiles) {
+    return in_child<draws>([&] {
+      machine_model m = probe_machine();
+      m.wake_latency_quantiles = quantiles;
+      draws r{};
+      simulate(m, [&](sim_platform& plat) {
+        sim_platform::parker p;
+        plat.start_worker(0, [&] {
+          for (auto& x : r.ns) x = timed(plat, [&] { p.park_for(1000); }) - (cost::rmw + cost::park + 1000);
+        });
+        plat.join_workers();
+      });
+      return r;
+    });
+  };
+  const std::vector<double> q{200, 300, 400, 500, 600, 800, 2000, 5000};
+  const draws a = wake_ups(q);
+  CHECK(a.ns == wake_ups(q).ns);
+  std::vector<std::int64_t> sorted(a.ns.begin(), a.ns.end());
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(sorted.front() >= 200);
+  CHECK(sorted.back() <= 5000);
+  for (std::size_t i = 1; i + 1 < q.size(); ++i) {  // 1% and 99.9% are too rare for 1,500 draws to pin
+    const double at = double(sorted[std::size_t(wake_quantile_probabilities[i] * double(sorted.size()))]);
+    INFO("the draws' quantile at " << wake_quantile_probabilities[i] << ": " << at << " ns, the machine's " << q[i]);
+    CHECK(std::abs(at - q[i]) <= 0.08 * q[i]);
+  }
+  const draws one = wake_ups(std::vector<double>(q.size(), 700));
+  CHECK(std::all_of(one.ns.begin(), one.ns.end(), [](std::int64_t x) { return x == 700; }));
 }
 
 TEST_CASE("an unpark of a parked worker costs the waker unpark, and the parked worker runs again wake_latency after it") {

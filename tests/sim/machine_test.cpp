@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <stdexcept>
 #include <string>
+#include <vector>
 
 #include <unistd.h>
 
@@ -192,6 +194,31 @@ TEST_CASE("a bad [kernels] entry or private_cache_kib is an error naming file, l
   CHECK(error_of("[kernels]\nleibniz_term_ns = 0\n") == "m.toml:2:19: kernel cost 'leibniz_term_ns' must be positive");
   CHECK(error_of("[topology]\nprivate_cache_kib = 1.5\n") ==
         "m.toml:2:21: 'private_cache_kib' must be a whole number from 0 to 2^30");
+}
+
+TEST_CASE("a wake-up latency spread is 8 quantiles, each at least the one before, or an error naming file, line and column") {
+  const machine_model m = parse_machine("[costs]\nwake_latency_quantiles_ns = [1, 2, 3, 4, 5, 6, 70, 800.5]\n", "m.toml");
+  CHECK(m.wake_latency_quantiles == std::vector<double>{1, 2, 3, 4, 5, 6, 70, 800.5});
+  CHECK(parse_machine("", "m.toml").wake_latency_quantiles.empty());
+  CHECK(error_of("[costs]\nwake_latency_quantiles_ns = [1, 2, 3]\n")
+            .starts_with("m.toml:2:29: 'wake_latency_quantiles_ns' must be a list of 8 numbers"));
+  CHECK(error_of("[costs]\nwake_latency_quantiles_ns = 5\n").starts_with("m.toml:2:29: 'wake_latency_quantiles_ns' must be a list"));
+  CHECK(error_of("[costs]\nwake_latency_quantiles_ns = [1, 2, 3, 2, 5, 6, 7, 8]\n") ==
+        "m.toml:2:39: 'wake_latency_quantiles_ns': each quantile must be at least the one before");
+  CHECK(error_of("[costs]\nwake_latency_quantiles_ns = [-1, 2, 3, 4, 5, 6, 7, 8]\n") ==
+        "m.toml:2:30: 'wake_latency_quantiles_ns': a latency must not be negative");
+  CHECK(error_of("[costs]\nwake_latency_quantiles_ns = [1, 2, 3, 4, 5, 6, 7, \"x\"]\n").starts_with("m.toml:2:"));
+}
+
+TEST_CASE("a draw from quantiles is linear between them and flat beyond the first and the last") {
+  const std::vector<double> q{10, 20, 30, 40, 50, 60, 70, 80};
+  CHECK(quantile_draw(q, 0.0) == 10);
+  CHECK(quantile_draw(q, 0.01) == 10);
+  CHECK(quantile_draw(q, 0.5) == 40);
+  CHECK(quantile_draw(q, 0.375) == doctest::Approx(35));  // halfway from 25% to 50%
+  CHECK(quantile_draw(q, 0.945) == doctest::Approx(65));  // halfway from 90% to 99%
+  CHECK(quantile_draw(q, 0.9999) == 80);
+  CHECK_THROWS_AS(quantile_draw({1, 2}, 0.5), std::logic_error);
 }
 
 TEST_SUITE_END();
