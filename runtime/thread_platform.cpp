@@ -163,9 +163,24 @@ void thread_platform::burn_ns(std::uint64_t ns) {
   }
 }
 
+namespace {
+
+/// Timed waits that end when asked: the kernel's default timer slack (50 us) lets it end a
+/// timed wait up to that much later, to batch wake-ups, so an idle strategy's short park
+/// (sleep, backoff) lasted its length plus the slack, and a timer's delivery came late alike.
+/// 1 ns asks for the earliest wake-up the kernel can give, which is what the simulator models.
+void precise_timed_waits() {
+#if defined(__linux__)
+  prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+#endif
+}
+
+}  // namespace
+
 void thread_platform::start_worker(int index, std::function<void()> fn) {
   threads_.emplace_back([this, index, f = std::move(fn)] {
     current_index = index;
+    precise_timed_waits();
     // traced: the lane watches how long the host keeps this worker from a CPU
     // (traces/event_lane.hpp, "Time off a CPU")
     trace_sink lane = sink_of(unsigned(index));
@@ -179,11 +194,7 @@ void thread_platform::start_worker(int index, std::function<void()> fn) {
 void thread_platform::start_service(std::function<void()> fn) {
   threads_.emplace_back([f = std::move(fn)] {
     current_index = -1;
-#if defined(__linux__)
-    // The default slack (50 us) would let the kernel batch this thread's timed waits, which
-    // here are timers that deliver messages: 1 ns asks for the earliest wake-up it can give.
-    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
-#endif
+    precise_timed_waits();  // its waits are timers that deliver messages
     f();
   });
 }

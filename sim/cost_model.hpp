@@ -113,6 +113,8 @@ struct state {
   std::array<double, 2> queue_op{};
   /// The machine's wake-up latency spread (machine_model::wake_latency_quantiles); empty: `wake`.
   std::vector<double> wake_quantiles;
+  /// A timed park's overshoot (machine_model::timer_late_quantiles); empty: as any wake-up.
+  std::vector<double> timer_late_quantiles;
   std::uint64_t hash = 0xcbf29ce484222325ull;  ///< event hash: every yield, block, wake, trace event
   std::uint64_t flushes = 0, blocks = 0, contended_locks = 0;
   std::uint64_t points = 0;  ///< platform operations of all workers: "scheduling point #n" in reports

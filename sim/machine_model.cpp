@@ -159,8 +159,8 @@ machine_model parse_over(machine_model m, std::string_view text, const std::stri
     std::vector<std::string> seen;
     for (auto&& [ck, cv] : table_of(file, *node, key)) {
       const std::string sub(ck.str());
-      if (sub == "wake_latency_quantiles_ns") {
-        m.wake_latency_quantiles = quantiles_of(file, cv, sub);
+      if (sub == "wake_latency_quantiles_ns" || sub == "timer_late_quantiles_ns") {
+        (sub == "timer_late_quantiles_ns" ? m.timer_late_quantiles : m.wake_latency_quantiles) = quantiles_of(file, cv, sub);
         continue;
       }
       bool cycles = sub.ends_with("_cycles"), ns = sub.ends_with("_ns");
@@ -171,7 +171,7 @@ machine_model parse_over(machine_model m, std::string_view text, const std::stri
         for (auto& c : cost_table()) known += (known.empty() ? "" : ", ") + std::string(c.key);
         fail(file, ck.source(),
              "unknown cost '" + sub + "' (a cost is <name>_cycles or <name>_ns; names: " + known +
-                 "; and wake_latency_quantiles_ns, a list)");
+                 "; and the lists wake_latency_quantiles_ns, timer_late_quantiles_ns)");
       }
       if (std::find(seen.begin(), seen.end(), base) != seen.end())
         fail(file, ck.source(), "cost '" + base + "' given twice (use either " + base + "_cycles or " + base + "_ns)");

@@ -49,6 +49,9 @@ struct machine_model {
   /// each wake-up from a park in simulation is drawn from it, where `wake_latency` is one value
   /// for all. Empty: every wake-up takes `wake_latency`.
   std::vector<double> wake_latency_quantiles;
+  /// A timed park's overshoot, from its deadline to running again, at the same probabilities:
+  /// a park that times out in simulation draws from it instead. Empty: as any wake-up.
+  std::vector<double> timer_late_quantiles;
   // the runtime's own non-atomic work (models/platform.hpp contract 15) and burn_ns's fixed cost
   double message = 0, turn = 0, envelope = 0, mailbox_push = 0, mailbox_pop = 0, burn_call = 0;
   /// A turn of an actor whose state is not in the core's private cache (see private_cache_kib).

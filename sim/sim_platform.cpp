@@ -108,6 +108,7 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   sim_detail::g.unpark = m.unpark;
   sim_detail::g.wake = m.wake_latency;
   sim_detail::g.wake_quantiles = m.wake_latency_quantiles;
+  sim_detail::g.timer_late_quantiles = m.timer_late_quantiles;
   sim_detail::g.spin = m.spin;
   sim_detail::g.yield = m.yield;
   sim_detail::g.burn_call = m.burn_call;

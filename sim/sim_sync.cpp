@@ -45,12 +45,14 @@ void mutex::wake() {
 
 namespace {
 
-/// From being woken (or a timeout) to running again: the machine's wake_latency, or a draw from
-/// its spread, from a splitmix64 sequence per actor (deterministic, like everything here).
-double wake_ns(actor_state* me) {
-  if (g.wake_quantiles.empty()) return g.wake;
+/// From being woken, or from a timed park's deadline, to running again: the machine's
+/// wake_latency, or a draw from its spread (timer_late's for a timeout where it has one), from a
+/// splitmix64 sequence per actor (deterministic, like everything here).
+double wake_ns(actor_state* me, bool timed_out) {
+  const std::vector<double>& q = timed_out && !g.timer_late_quantiles.empty() ? g.timer_late_quantiles : g.wake_quantiles;
+  if (q.empty()) return g.wake;
   me->wake_draws = splitmix64(me->wake_draws);
-  return quantile_draw(g.wake_quantiles, double(me->wake_draws >> 11) * 0x1.0p-53);
+  return quantile_draw(q, double(me->wake_draws >> 11) * 0x1.0p-53);
 }
 
 }  // namespace
@@ -75,7 +77,7 @@ void parker::block(double ns) {
   if (!s4u_) s4u_ = new s4u_parts;
   ++g.blocks;
   me->parked = true;
-  bool blocked = false;
+  bool blocked = false, timed_out = false;
   const double blocked_from = sg::Engine::get_clock();
   bool service_untimed = false;
   {
@@ -97,7 +99,10 @@ void parker::block(double ns) {
     while (!token_ && !g.aborting) {
       blocked = true;
       if (ns < 0) s4u_->cv->wait(lk);
-      else if (s4u_->cv->wait_until(lk, deadline) == std::cv_status::timeout) break;
+      else if (s4u_->cv->wait_until(lk, deadline) == std::cv_status::timeout) {
+        timed_out = !token_;
+        break;
+      }
     }
     waiting_ = false;
   }
@@ -107,7 +112,7 @@ void parker::block(double ns) {
   me->parked = false;
   token_ = false;
   if (blocked && !g.aborting) {
-    const double wake = wake_ns(me);
+    const double wake = wake_ns(me, timed_out);
     if (wake > 0) sg::this_actor::sleep_for(wake * 1e-9);  // the OS wakes us up
   }
   resume(me);

@@ -27,7 +27,9 @@
 //       charges those apart)
 //   park / unpark / wake_latency: a futex-backed std::condition_variable; park = one futex
 //       wait syscall that returns at once, unpark = notify_one with a sleeper, wake latency =
-//       notify to the sleeper running (steady_clock stamps on both sides)
+//       notify to the sleeper running (steady_clock stamps on both sides); its quantiles are
+//       wake_latency_quantiles; timer_late_quantiles: a 20 us timed wait's overshoot past
+//       its deadline on the partner CPU, with the runtime's timer slack of 1 ns
 //   contended_unlock: one futex wake syscall with nobody waiting (what glibc's unlock of a
 //       std::mutex another thread contended makes; the contender's futex wait is `park`)
 //   spin: one _mm_pause; yield: one sched_yield with nothing else to run on this core

@@ -46,13 +46,14 @@ std::string machine_toml(const calibration& c) {
   cost("park", m.park);
   cost("unpark", m.unpark);
   cost("wake_latency", m.wake_latency);
-  if (!m.wake_latency_quantiles.empty()) {
-    t += "# the wake-up latency's spread: ns at 1%, 10%, 25%, 50%, 75%, 90%, 99% and 99.9%\n";
-    t += "wake_latency_quantiles_ns = [";
-    for (std::size_t i = 0; i < m.wake_latency_quantiles.size(); ++i)
-      t += (i ? ", " : "") + fmt("%.0f", m.wake_latency_quantiles[i]);
+  auto spread = [&](const char* key, const char* what, const std::vector<double>& q) {
+    if (q.empty()) return;
+    t += std::string("# ") + what + ": ns at 1%, 10%, 25%, 50%, 75%, 90%, 99% and 99.9%\n" + key + " = [";
+    for (std::size_t i = 0; i < q.size(); ++i) t += (i ? ", " : "") + fmt("%.0f", q[i]);
     t += "]\n";
-  }
+  };
+  spread("wake_latency_quantiles_ns", "the wake-up latency's spread", m.wake_latency_quantiles);
+  spread("timer_late_quantiles_ns", "a timed park's overshoot past its deadline", m.timer_late_quantiles);
   cost("spin", m.spin);
   cost("yield", m.yield);
   cost("message", m.message);

@@ -1,11 +1,13 @@
 // Calibration's microbenchmarks on real threads: the core and its atomics, transfers between two
 // pinned cores, the lock hand-off, parking, the burn loop, and the workloads' compute kernels.
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/futex.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <condition_variable>
 #include <mutex>
@@ -56,6 +58,13 @@ std::vector<double> lock_handoff_adds(int pair_batches) {
   return adds;
 }
 
+/// The quantiles at wake_quantile_probabilities of sorted `v`.
+std::vector<double> quantiles_of(const std::vector<double>& v) {
+  std::vector<double> q;
+  for (double p : wake_quantile_probabilities) q.push_back(v[std::min(v.size() - 1, std::size_t(p * double(v.size())))]);
+  return q;
+}
+
 struct wake_costs {
   double unpark = 0, wake_latency = 0;
   std::vector<double> wake_quantiles;  ///< at wake_quantile_probabilities
@@ -100,9 +109,29 @@ wake_costs measure_wakes(int rounds) {
   unpin();
   std::sort(u.begin(), u.end());
   std::sort(w.begin(), w.end());
-  std::vector<double> q;
-  for (double p : wake_quantile_probabilities) q.push_back(w[std::min(w.size() - 1, std::size_t(p * double(w.size())))]);
-  return {u[u.size() / 2], w[w.size() / 2], q};
+  return {u[u.size() / 2], w[w.size() / 2], quantiles_of(w)};
+}
+
+/// A timed wait's overshoot: how long after its deadline a thread on the partner CPU with the
+/// runtime's timer slack (1 ns, thread_platform.cpp) runs again, over `rounds` waits of 20 us on
+/// a condition variable nobody notifies (the runtime's parker waits so): its quantiles.
+std::vector<double> measure_timer_late(int rounds) {
+  std::vector<double> late;
+  std::thread t([&] {
+    pin(partner_cpu());
+    prctl(PR_SET_TIMERSLACK, 1UL, 0UL, 0UL, 0UL);
+    std::mutex mx;
+    std::condition_variable cv;
+    std::unique_lock lk(mx);
+    for (int i = 0; i < rounds; ++i) {
+      const auto until = clk::now() + std::chrono::microseconds(20);
+      while (clk::now() < until) cv.wait_until(lk, until);  // a spurious wake-up waits again
+      late.push_back(std::chrono::duration<double, std::nano>(clk::now() - until).count());
+    }
+  });
+  t.join();
+  std::sort(late.begin(), late.end());
+  return quantiles_of(late);
 }
 
 }  // namespace
@@ -212,9 +241,12 @@ void measure_parking(calibration_run& run) {
   m.unpark = wakes.unpark;
   m.wake_latency = wakes.wake_latency;
   m.wake_latency_quantiles = wakes.wake_quantiles;
+  m.timer_late_quantiles = measure_timer_late(run.opt.quick ? 300 : 2000);
   run.note(fmt("park %.0f ns, unpark %.0f ns, wake-up latency %.0f ns", m.park, m.unpark, m.wake_latency) +
            fmt(" (p90 %.0f, p99 %.0f),", wakes.wake_quantiles[5], wakes.wake_quantiles[6]) +
            fmt(" contended unlock %.0f ns", m.contended_unlock));
+  run.note(fmt("a timed park's overshoot past its deadline: p50 %.0f ns, p90 %.0f, p99 %.0f", m.timer_late_quantiles[3],
+               m.timer_late_quantiles[5], m.timer_late_quantiles[6]));
 }
 
 void measure_burn(calibration_run& run) {

@@ -196,7 +196,7 @@ TEST_CASE("a bad [kernels] entry or private_cache_kib is an error naming file, l
         "m.toml:2:21: 'private_cache_kib' must be a whole number from 0 to 2^30");
 }
 
-TEST_CASE("a wake-up latency spread is 8 quantiles, each at least the one before, or an error naming file, line and column") {
+TEST_CASE("a wake-up latency spread or a timed park overshoot is 8 quantiles, each at least the one before, or an error naming file, line and column") {
   const machine_model m = parse_machine("[costs]\nwake_latency_quantiles_ns = [1, 2, 3, 4, 5, 6, 70, 800.5]\n", "m.toml");
   CHECK(m.wake_latency_quantiles == std::vector<double>{1, 2, 3, 4, 5, 6, 70, 800.5});
   CHECK(parse_machine("", "m.toml").wake_latency_quantiles.empty());
@@ -208,6 +208,11 @@ TEST_CASE("a wake-up latency spread is 8 quantiles, each at least the one before
   CHECK(error_of("[costs]\nwake_latency_quantiles_ns = [-1, 2, 3, 4, 5, 6, 7, 8]\n") ==
         "m.toml:2:30: 'wake_latency_quantiles_ns': a latency must not be negative");
   CHECK(error_of("[costs]\nwake_latency_quantiles_ns = [1, 2, 3, 4, 5, 6, 7, \"x\"]\n").starts_with("m.toml:2:"));
+  const machine_model t = parse_machine("[costs]\ntimer_late_quantiles_ns = [10, 20, 30, 40, 50, 60, 70, 80]\n", "m.toml");
+  CHECK(t.timer_late_quantiles == std::vector<double>{10, 20, 30, 40, 50, 60, 70, 80});
+  CHECK(t.wake_latency_quantiles.empty());
+  CHECK(error_of("[costs]\ntimer_late_quantiles_ns = [3, 2, 3, 4, 5, 6, 7, 8]\n") ==
+        "m.toml:2:31: 'timer_late_quantiles_ns': each quantile must be at least the one before");
 }
 
 TEST_CASE("a draw from quantiles is linear between them and flat beyond the first and the last") {

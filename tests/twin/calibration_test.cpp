@@ -40,6 +40,7 @@ calibration measured() {
   for (std::size_t i = 0; i < std::size(costs); ++i) m.*costs[i] = 1.5 + double(i) * 2.25;  // exact at %.3f
   m.kernels["pi_term"] = 0.875;
   m.wake_latency_quantiles = {900, 1200, 1500, 2000, 2600, 4100, 15000, 61000};
+  m.timer_late_quantiles = {3000, 4000, 5000, 6000, 7000, 9000, 30000, 90000};
   c.notes = {"atomic_load: a dependent chain, 1.500 ns", "turn: the ring, simulated against real"};
   return c;
 }
@@ -60,6 +61,7 @@ TEST_CASE("the machine file calibration writes reads back to every term it measu
   REQUIRE(back.kernels.count("pi_term") == 1);
   CHECK(back.kernels.at("pi_term") == doctest::Approx(0.875));
   CHECK(back.wake_latency_quantiles == c.model.wake_latency_quantiles);
+  CHECK(back.timer_late_quantiles == c.model.timer_late_quantiles);
   // Every cost key the reader knows is written, so a term added to the model is not lost on the way.
   CHECK(machine_cost_keys().size() == std::size(costs));
   for (const std::string& key : machine_cost_keys()) CHECK_MESSAGE(text.find("\n" + key + "_ns = ") != std::string::npos, key);
