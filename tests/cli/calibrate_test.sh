@@ -30,6 +30,9 @@
 # under 30 ns.
 # burn_call (what burn_ns(2000) costs beyond 2000 ns, after burn_ns takes its own measured
 # overhead off) is a residual of a few tens of ns either way: within x3, or both under 100 ns.
+# The spreads (wake_latency_quantiles_ns, timer_late_quantiles_ns) are two-thread terms too,
+# quantile by quantile from 1% to 90% (within x10, or both under 50 ns); their 99% and 99.9%,
+# a few of a quick calibration's 300 samples, are only checked to be in order.
 # Every cost must be a finite number >= 0. The comparison itself is checked to fail on a
 # pair outside the spread, so this test can fail.
 source "$(dirname "$0")/lib.sh"
@@ -80,6 +83,16 @@ for key, x in a["costs"].items():
         continue
     y = b["costs"][key]
     name = key.removesuffix("_ns")
+    if isinstance(x, list) or isinstance(y, list):  # a spread: 8 quantiles, 1% to 99.9%
+        if not all(isinstance(q, list) and len(q) == 8 and q == sorted(q) and
+                   all(isinstance(v, (int, float)) and math.isfinite(v) and v >= 0 for v in q) for q in (x, y)):
+            bad.append(f"{key}: {x} vs {y} (not 8 finite, non-decreasing quantiles)")
+            continue
+        for i in range(6):  # 1% to 90%: a quick calibration's 300 samples leave its tail to chance
+            lo, hi = sorted((x[i], y[i]))
+            if hi > 50 and hi > 10 * lo:
+                bad.append(f"{key}[{i}]: {x[i]} vs {y[i]} (more than x10 apart)")
+        continue
     if not all(isinstance(v, (int, float)) and math.isfinite(v) and v >= 0 for v in (x, y)):
         bad.append(f"{key}: {x} vs {y} (not a finite cost)")
         continue
@@ -131,11 +144,15 @@ fi
 compare "$dir/a.toml" "$dir/n.toml" cold_actor_ns || { show_notes; exit 1; }
 
 # the comparison fails on a pair outside the spread
-sed -E 's/^(message_ns = ).*/\11000.0/; s/^(turn_ns = ).*/\10.0/; s/^(mailbox_pop_ns = ).*/\140.0/' "$dir/a.toml" > "$dir/c.toml"
-sed -E 's/^(message_ns = ).*/\11.0/; s/^(turn_ns = ).*/\10.0/; s/^(mailbox_pop_ns = ).*/\12.0/' "$dir/a.toml" > "$dir/d.toml"
+sed -E 's/^(message_ns = ).*/\11000.0/; s/^(turn_ns = ).*/\10.0/; s/^(mailbox_pop_ns = ).*/\140.0/
+        s/^(wake_latency_quantiles_ns = ).*/\1[1e7, 1e7, 1e7, 1e7, 1e7, 1e7, 1e7, 1e7]/' "$dir/a.toml" > "$dir/c.toml"
+sed -E 's/^(message_ns = ).*/\11.0/; s/^(turn_ns = ).*/\10.0/; s/^(mailbox_pop_ns = ).*/\12.0/
+        s/^(timer_late_quantiles_ns = ).*/\1[8, 7, 6, 5, 4, 3, 2, 1]/' "$dir/a.toml" > "$dir/d.toml"
 if compare "$dir/c.toml" "$dir/d.toml" > "$dir/cmp.out"; then
-  die "the spread check accepted message+turn 1000 vs 1 ns and mailbox_pop 40 vs 2 ns"
+  die "the spread check accepted message+turn 1000 vs 1 ns, mailbox_pop 40 vs 2 ns and spreads far apart or out of order"
 fi
 grep -q "message+turn_ns: 1000.0 vs 1.0" "$dir/cmp.out"
 grep -q "mailbox_pop_ns: 40.0 vs 2.0" "$dir/cmp.out"
+grep -q "wake_latency_quantiles_ns\[0\]: " "$dir/cmp.out"
+grep -q "timer_late_quantiles_ns: .* (not 8 finite, non-decreasing quantiles)" "$dir/cmp.out"
 echo "calibrate: two quick calibrations agree within the stated spread"
