@@ -921,51 +921,19 @@ TEST_CASE("with the wake-up latency's spread, each wake-up is drawn from it: its
   CHECK(std::all_of(one.ns.begin(), one.ns.end(), [](std::int64_t x) { return x == 700; }));
 }
 
-TEST_CASE("a park that times out draws from the timer overshoot's spread, one that is woken from the wake-up latency's") {
-  struct times {
-    std::int64_t timed_out, parked_at, woken_at, unpark_end;
-  };
-  times t = in_child<times>([] {
-    machine_model m = probe_machine();
-    m.wake_latency_quantiles.assign(wake_quantile_probabilities.size(), 700);
-    m.timer_late_quantiles.assign(wake_quantile_probabilities.size(), 300);
-    times r{};
+/// When worker 0, after a timed park of `first_park_ns` (none if 0), parks for good and worker 1,
+/// well after, unparks it; on machine `m`.
+struct wake_times {
+  std::int64_t timed_out, parked_at, woken_at, unpark_begin, unpark_end;
+};
+wake_times park_and_unpark(const machine_model& m, std::uint64_t first_park_ns) {
+  return in_child<wake_times>([&] {
+    wake_times r{};
     simulate(m, [&](sim_platform& plat) {
       sim_platform::parker p;
       bool parking = false;
       plat.start_worker(0, [&] {
-        r.timed_out = timed(plat, [&] { p.park_for(1000); });
-        parking = true;
-        r.parked_at = now(plat);
-        p.park();
-        r.woken_at = now(plat);
-      });
-      plat.start_worker(1, [&] {
-        await(plat, parking);
-        plat.burn_ns(50000);
-        plat.yield_now();  // pay up: worker 0 has long been blocked when the unpark comes
-        p.unpark();
-        r.unpark_end = now(plat);
-      });
-      plat.join_workers();
-    });
-    return r;
-  });
-  CHECK(t.timed_out == cost::rmw + cost::park + 1000 + 300);
-  REQUIRE(t.parked_at < t.unpark_end);
-  CHECK(t.woken_at == t.unpark_end + 700);
-}
-
-TEST_CASE("an unpark of a parked worker costs the waker unpark, and the parked worker runs again wake_latency after it") {
-  struct times {
-    std::int64_t parked_at, woken_at, unpark_begin, unpark_end;
-  };
-  times t = in_child<times>([] {
-    times r{};
-    simulate([&](sim_platform& plat) {
-      sim_platform::parker p;
-      bool parking = false;
-      plat.start_worker(0, [&] {
+        if (first_park_ns) r.timed_out = timed(plat, [&] { p.park_for(first_park_ns); });
         parking = true;
         r.parked_at = now(plat);
         p.park();
@@ -983,6 +951,20 @@ TEST_CASE("an unpark of a parked worker costs the waker unpark, and the parked w
     });
     return r;
   });
+}
+
+TEST_CASE("a park that times out draws from the timer overshoot's spread, one that is woken from the wake-up latency's") {
+  machine_model m = probe_machine();
+  m.wake_latency_quantiles.assign(wake_quantile_probabilities.size(), 700);
+  m.timer_late_quantiles.assign(wake_quantile_probabilities.size(), 300);
+  const wake_times t = park_and_unpark(m, 1000);
+  CHECK(t.timed_out == cost::rmw + cost::park + 1000 + 300);
+  REQUIRE(t.parked_at < t.unpark_begin);
+  CHECK(t.woken_at == t.unpark_end + 700);
+}
+
+TEST_CASE("an unpark of a parked worker costs the waker unpark, and the parked worker runs again wake_latency after it") {
+  const wake_times t = park_and_unpark(probe_machine(), 0);
   REQUIRE(t.parked_at + cost::rmw + cost::park < t.unpark_begin);
   CHECK(t.unpark_end - t.unpark_begin == cost::rmw + cost::same + cost::unpark);  // the parker's word was written on core 0
   CHECK(t.woken_at == t.unpark_end + cost::wake);
