@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "cli/run_progress.hpp"
 #include "cli/sim_progress.hpp"
 
 namespace twinsched::cli {

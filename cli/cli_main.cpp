@@ -1,20 +1,16 @@
 // The whole command line of `twinsched`, for its own main() and for a user's binary that registered workloads of its
-// own: parses the command line, runs the chosen subcommand, maps errors to exit codes.
+// own: every subcommand, and `help COMMAND` or a mistyped command word answered before CLI11 parses.
 #include "cli/cli_main.hpp"
 
-#include <exception>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 
+#include "cli/command_line.hpp"
 #include "cli/commands.hpp"
-#include "cli/option_checks.hpp"
-#include "models/config.hpp"
 #include "scenarios/scenario_loader.hpp"
-#include "traces/output_file.hpp"
-#include "traces/trace_error.hpp"
 
 namespace {
 
@@ -33,17 +29,6 @@ constexpr const char* command_footer = R"(Examples:
   twinsched list workloads                        workload parameters for --param
   twinsched <command> --help                      every option of a command, with defaults
 Exit codes: 0 OK, 1 a run's verdict failed, 2 invalid scenario or command line.)";
-
-/// CLI11's own parse errors (an unknown option or subcommand, a value not in a set) as one
-/// line in the form of every other error, naming the help of the subcommand that was chosen.
-std::string one_line(const CLI::App* app, const CLI::Error& e) {
-  std::string help = "twinsched";
-  for (const CLI::App* a = app; !a->get_subcommands().empty();) {
-    a = a->get_subcommands().front();
-    help += " " + a->get_name();
-  }
-  return "twinsched: " + std::string(e.what()) + " (see `" + help + " --help`)\n";
-}
 
 /// The first word, when it is not a command: `help [COMMAND]` prints that help (exit 0);
 /// anything else is exit 2 naming the nearest command. -1: a command (or an option), for CLI11.
@@ -81,65 +66,31 @@ int not_a_command(CLI::App& app, int argc, char** argv) {
 namespace twinsched {
 
 int cli_main(int argc, char** argv) {
-  CLI::App app{
-      "twinsched: actor scheduling policies written once, run on real cores and on a simulated multicore "
-      "machine (SimGrid). A scenario file (TOML) names a workload and a scheduler configuration.",
-      "twinsched"};
-  app.set_version_flag("--version", std::string("twinsched ") + TWINSCHED_VERSION);
-  app.require_subcommand(1);
-  app.get_formatter()->column_width(30);
-  app.failure_message(one_line);
-
+  const auto app = cli::make_app();
   cli::action chosen;
-  cli::add_run_command(app, chosen);
-  cli::add_list_command(app, chosen);
-  cli::add_sim_command(app, chosen);
-  cli::add_profile_command(app, chosen);
-  cli::add_whatif_command(app, chosen);
-  cli::add_frontier_command(app, chosen);
-  cli::add_validate_command(app, chosen);
-  cli::add_accuracy_command(app, chosen);
-  cli::add_trace_command(app, chosen);
-  cli::add_diff_command(app, chosen);
-  cli::add_export_command(app, chosen);
-  cli::add_report_command(app, chosen);
-  cli::add_analyze_command(app, chosen);
-  cli::add_replay_command(app, chosen);
-  cli::add_explore_command(app, chosen);
-  cli::add_sweep_command(app, chosen);
-  cli::add_suite_command(app, chosen);
-  cli::add_calibrate_command(app, chosen);
-  cli::add_completion_command(app, chosen);
-  app.footer(command_footer);  // after the subcommands: each has its own footer or none, not this one
+  cli::add_run_command(*app, chosen);
+  cli::add_list_command(*app, chosen);
+  cli::add_sim_command(*app, chosen);
+  cli::add_profile_command(*app, chosen);
+  cli::add_whatif_command(*app, chosen);
+  cli::add_frontier_command(*app, chosen);
+  cli::add_validate_command(*app, chosen);
+  cli::add_accuracy_command(*app, chosen);
+  cli::add_trace_command(*app, chosen);
+  cli::add_diff_command(*app, chosen);
+  cli::add_export_command(*app, chosen);
+  cli::add_report_command(*app, chosen);
+  cli::add_analyze_command(*app, chosen);
+  cli::add_replay_command(*app, chosen);
+  cli::add_explore_command(*app, chosen);
+  cli::add_sweep_command(*app, chosen);
+  cli::add_suite_command(*app, chosen);
+  cli::add_calibrate_command(*app, chosen);
+  cli::add_completion_command(*app, chosen);
+  app->footer(command_footer);  // after the subcommands: each has its own footer or none, not this one
 
-  if (const int rc = not_a_command(app, argc, argv); rc >= 0) return rc;
-  try {
-    app.parse(argc, argv);
-  } catch (const CLI::ParseError& e) {
-    const int rc = app.exit(e);  // prints help, the version, or the usage error
-    return rc == 0 ? 0 : 2;
-  } catch (const cli::usage_error& e) {  // a bad value: "--workers takes ..., not '0'"
-    std::cerr << "twinsched: " << e.what() << '\n';
-    return 2;
-  }
-  try {
-    return chosen ? chosen() : 2;
-  } catch (const scenario_error& e) {
-    std::cerr << "twinsched: " << e.what() << '\n';
-    return 2;
-  } catch (const config_error& e) {
-    std::cerr << "twinsched: " << e.what() << '\n';
-    return 2;
-  } catch (const traces::trace_error& e) {  // an unreadable trace: "FILE: byte N: ..."
-    std::cerr << "twinsched: " << e.what() << '\n';
-    return 2;
-  } catch (const files::path_error& e) {  // an output over an input, a missing folder, ...
-    std::cerr << "twinsched: " << e.what() << '\n';
-    return 2;
-  } catch (const std::exception& e) {
-    std::cerr << "twinsched: run failed: " << e.what() << '\n';
-    return 1;
-  }
+  if (const int rc = not_a_command(*app, argc, argv); rc >= 0) return rc;
+  return cli::parse_and_run(*app, chosen, argc, argv);
 }
 
 }  // namespace twinsched

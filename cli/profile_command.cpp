@@ -9,7 +9,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
-#include "cli/sim_progress.hpp"
+#include "cli/run_progress.hpp"
 #include "models/cost_profile.hpp"
 #include "scenarios/cost_profile_file.hpp"
 #include "scenarios/scenario_loader.hpp"

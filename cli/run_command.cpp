@@ -10,7 +10,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
-#include "cli/sim_progress.hpp"
+#include "cli/run_progress.hpp"
 #include "models/idle/idle_strategy.hpp"
 #include "runtime/run_threads.hpp"
 #include "scenarios/scenario_loader.hpp"

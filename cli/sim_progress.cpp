@@ -1,4 +1,4 @@
-// simulate() and run_on_threads() with a progress line: poll the simulation's progress page, or tick over a run_watch.
+// simulate() with a progress line: poll the simulation's progress page.
 #include "cli/sim_progress.hpp"
 
 #include <fcntl.h>
@@ -24,20 +24,6 @@ sim_result simulate_with_progress(progress& p, const scenario& s, const sim_opti
     p.update(what + ": " + sim_status(progress_of(r)) + ", " + duration_text(p.elapsed_s() - t0));
   }
   return finish_simulation(r);
-}
-
-run_result run_with_progress(progress& p, const scenario& s, const trace_request& t, const std::string& what,
-                             cost_profile* profile) {
-  if (!p.enabled()) return run_on_threads(s, t, nullptr, profile);
-  run_watch watch;
-  const double t0 = p.elapsed_s();
-  progress_ticker ticker(p, [&] {
-    const double took = p.elapsed_s() - t0;
-    const std::uint64_t n = watch.messages();
-    return what + ": " + count_of_text(n, watch.expected(), "messages") + ", " +
-           count_text(took > 0 ? double(n) / took : 0) + "/s, " + duration_text(took);
-  });
-  return run_on_threads(s, t, &watch, profile);
 }
 
 }  // namespace twinsched::cli

@@ -9,6 +9,7 @@
 #include "cli/option_checks.hpp"
 #include "cli/progress.hpp"
 #include "cli/scenario_flags.hpp"
+#include "cli/run_progress.hpp"
 #include "cli/sim_progress.hpp"
 #include "scenarios/scenario_loader.hpp"
 #include "traces/trace_reader.hpp"

@@ -6,7 +6,7 @@
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
 
-set(twinsched_exported models watch traces runtime sim scenarios cli calibration validate accuracy viz sweep explore
+set(twinsched_exported models watch traces runtime sim scenarios cli_run cli calibration validate accuracy viz sweep explore
     jobs)
 list(TRANSFORM twinsched_exported PREPEND twinsched_)
 foreach(target IN LISTS twinsched_exported)
@@ -18,6 +18,7 @@ install(TARGETS ${twinsched_exported} EXPORT twinschedTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR})
 install(TARGETS twinsched RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+install(TARGETS twinsched_full RUNTIME DESTINATION ${CMAKE_INSTALL_LIBEXECDIR})
 foreach(dir models run runtime sim traces)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/${dir}/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/twinsched/${dir}
           FILES_MATCHING PATTERN "*.hpp")

@@ -28,7 +28,9 @@ shift $((OPTIND - 1))
 [ $# -eq 1 ] || { echo "usage: $0 [-b BUILD_DIR] OUT_DIR" >&2; exit 2; }
 out=$1
 
-programs=("$build/cli/twinsched")
+# The whole command line goes as bin/twinsched: twinsched-full serves `run` too, and the build's small
+# `twinsched` would look for it beside the carried loader when started through it.
+programs=("$build/cli/twinsched-full")
 for p in "$build/bench/twinsched-bench" "$build/bench/twinsched-trace-bench"; do
   [ -x "$p" ] && programs+=("$p")
 done
@@ -36,7 +38,8 @@ done
 
 mkdir -p "$out/bin" "$out/lib" "$out/glibc"
 for p in "${programs[@]}"; do
-  objcopy --strip-debug "$p" "$out/bin/$(basename "$p")"
+  name=$(basename "$p")
+  objcopy --strip-debug "$p" "$out/bin/${name%-full}"
   ldd "$p" | awk '/=> \//{print $3}' | while read -r lib; do
     case $(basename "$lib") in
       libc.so.*|libm.so.*) cp -L "$lib" "$out/glibc/" ;;

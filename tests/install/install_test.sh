@@ -10,7 +10,7 @@ set -e
 build=${1:?usage: install_test.sh BUILD_DIR}
 here=$src/tests/install
 cmake --install "$build" --prefix "$tmp/prefix" >/dev/null
-for f in bin/twinsched include/twinsched/runtime/run_threads.hpp include/twinsched/sim/run_sim.hpp \
+for f in bin/twinsched libexec/twinsched-full include/twinsched/runtime/run_threads.hpp include/twinsched/sim/run_sim.hpp \
          include/twinsched/models/platform.hpp lib/cmake/twinsched/twinschedConfig.cmake; do
   [[ -e $tmp/prefix/$f ]] || die "the install lacks $f"
 done
