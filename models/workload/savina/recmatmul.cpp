@@ -186,9 +186,9 @@ workload_info savina_recmatmul_workload() {
             32768},
            {"block_threshold", std::int64_t(16384),
             "a block of more elements than this is split (Savina's BLOCK_THRESHOLD)"},
-           {"madd_ns", 2.0,
+           {"madd_ns", 0.36,
             "simulation only: modeled ns per multiply-add (unset: the machine's calibrated savina_recmatmul_madd, "
-            "else 2: 128-blocks of 1024-wide matrices at -O2 on the 2-vCPU EPYC VM)",
+            "else 0.36: 128-blocks of 1024-wide matrices at -O2, calibrate on the 2-vCPU EPYC VM)",
             0}},
           [](const workload_params& p, std::uint64_t) { return std::make_unique<recmatmul>(p); },
           {{"savina_recmatmul_madd", "madd_ns", [](std::uint64_t units) {
