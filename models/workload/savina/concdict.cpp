@@ -1,10 +1,10 @@
 // Savina's ConcDict: `workers` workers each send `messages` requests, one at a time, to one
-// dictionary actor that holds a hash map (every key below DATA_LIMIT present from the start);
+// dictionary actor that holds a map (every key below DATA_LIMIT present from the start);
 // `write_percent` percent are writes, the rest reads, and the dictionary answers each through the
 // request's sender. Each worker reports to the master when done; the master then ends the
 // dictionary. Measures contention on one actor that many others wait on.
 #include <cstdio>
-#include <unordered_map>
+#include <vector>
 
 #include "concdict.hpp"
 #include "savina.hpp"
@@ -16,11 +16,13 @@ namespace savina_concdict_impl {
 namespace {
 using namespace savina_concdict;
 
+/// Savina's HashMap holds every key below DATA_LIMIT from the start, and no request names another
+/// key: an array indexed by the key is that map with a perfect hash (2 MiB filled in well under a
+/// millisecond, where a node-based hash map took some 50 ms to fill before the first request).
 class dictionary final : public behavior {
  public:
-  dictionary() {
-    map_.reserve(data_limit);
-    for (std::uint32_t k = 0; k < data_limit; ++k) map_.emplace(k, std::int32_t(k));
+  dictionary() : map_(data_limit) {
+    for (std::uint32_t k = 0; k < data_limit; ++k) map_[k] = std::int32_t(k);
   }
   void receive(context& ctx, const message& m) override {
     if (m.tag == dictionary_end) {
@@ -35,15 +37,15 @@ class dictionary final : public behavior {
       map_[q.key] = q.value;
       v = q.value;
     } else {
-      v = map_.at(q.key);
+      v = map_.at(q.key);  // checked: a key past the table is a wrong request, which fails the actor
     }
     ctx.send(actor_ref(m.sender), message{std::uint32_t(v), m.b, result});
   }
   std::uint64_t acc() const { return acc_; }
-  const std::unordered_map<std::uint32_t, std::int32_t>& map() const { return map_; }
+  const std::vector<std::int32_t>& map() const { return map_; }
 
  private:
-  std::unordered_map<std::uint32_t, std::int32_t> map_;
+  std::vector<std::int32_t> map_;  ///< the value of key k at k
   std::uint64_t acc_ = 0;
 };
 
@@ -121,7 +123,7 @@ class concdict final : public workload {
   }
   std::uint64_t expected_messages() const override { return messages(s_.workers, s_.per_worker); }
   footprint peak() const override {
-    return {double(s_.workers) + 2, double(s_.workers) + 1, 40.0 * data_limit + 64.0 * double(s_.workers)};
+    return {double(s_.workers) + 2, double(s_.workers) + 1, 4.0 * data_limit + 64.0 * double(s_.workers)};
   }
   /// Every read answered a value the key could hold, every write echoed its value, and the
   /// dictionary ends holding, for every key, its first value or some worker's last write to it.

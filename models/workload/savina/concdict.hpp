@@ -80,12 +80,12 @@ class values {
       if (x == v) return true;
     return false;
   }
-  template <class Map>
-  bool final_ok(const Map& dict) const {
+  /// `dict` holds key k's value at k.
+  bool final_ok(const std::vector<std::int32_t>& dict) const {
     if (dict.size() != data_limit) return false;
-    for (const auto& [k, v] : dict) {
+    for (std::uint32_t k = 0; k < data_limit; ++k) {
+      const std::int32_t v = dict[k];
       auto it = final_.find(k);
-      if (k >= data_limit) return false;
       if (it == final_.end()) {
         if (v != std::int32_t(k)) return false;
         continue;
