@@ -11,6 +11,16 @@ namespace twinsched::savina_sieve {
 /// made to `divisions` (the kernel's units).
 inline bool locally_prime(std::uint64_t candidate, const std::uint64_t* primes, std::uint64_t count,
                           std::uint64_t& divisions) {
+  // The same divisions in 32 bits while the candidate fits (every prime tried is below it): a
+  // 64-bit divide takes up to twice as long on x86-64, and GCC does not narrow it by itself.
+  if (candidate <= 0xffffffffu) {
+    const auto c = std::uint32_t(candidate);
+    for (std::uint64_t i = 0; i < count; ++i) {
+      ++divisions;
+      if (c % std::uint32_t(primes[i]) == 0) return false;
+    }
+    return true;
+  }
   for (std::uint64_t i = 0; i < count; ++i) {
     ++divisions;
     if (candidate % primes[i] == 0) return false;
