@@ -90,6 +90,25 @@ TEST_CASE("quicksort: the output must be the input sorted, and the sequential so
   wrong = out;
   wrong[500] = wrong[501];  // sorted, but a value changed
   CHECK_FALSE(result_ok(input, wrong));
+  wrong = out;
+  std::size_t up = 1, down = 998;  // one value up by one, another down by one: sorted, same plain sum
+  while (wrong[up] + 1 >= wrong[up + 1]) ++up;
+  while (wrong[down] - 1 <= wrong[down - 1]) --down;
+  REQUIRE(up + 1 < down);
+  ++wrong[up];
+  --wrong[down];
+  REQUIRE(std::is_sorted(wrong.begin(), wrong.end()));
+  CHECK_FALSE(result_ok(input, wrong));
+  // Savina's input repeats values (PseudoRandom has 2^16 of them): a repeat lost for another value fails
+  const values many = random_input(200000, 1ull << 60, 1024);
+  values sorted = many;
+  std::sort(sorted.begin(), sorted.end());
+  CHECK(result_ok(many, sorted));
+  std::size_t i = 0;  // the last copy of a repeated value becomes the next value: still sorted
+  while (i + 2 < sorted.size() && !(sorted[i] == sorted[i + 1] && sorted[i + 1] < sorted[i + 2])) ++i;
+  REQUIRE(i + 2 < sorted.size());
+  sorted[i + 1] = sorted[i + 2];
+  CHECK_FALSE(result_ok(many, sorted));
   // threshold 4 on {5, 1, 4, 2, 3}: pivot 4 splits it into {1, 2, 3} and {5}, both leaves
   reference r;
   split_sequentially({5, 1, 4, 2, 3}, 4, 0, r);
