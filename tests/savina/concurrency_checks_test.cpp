@@ -114,12 +114,12 @@ TEST_CASE("bndbuffer: a lost or duplicated item, a short producer or an overflow
   CHECK_FALSE(bb::result_ok(p, items, items, items, p * items - 1, 3, buffer, true));      // an item not consumed
   CHECK_FALSE(bb::result_ok(p, items, items, items, p * items, buffer + 1, buffer, true)); // the buffer overflowed
   CHECK_FALSE(bb::result_ok(p, items, items, items, p * items, 3, buffer, false));         // consumers never ended
-  const std::uint64_t ref = bb::reference_checksum(p, c, items, 1, 9);
-  const double v0 = bb::process_item(0, 1, 9);
-  CHECK(v0 == bb::process_item(0, 1, 9));  // the same item on every producer and backend
+  const std::uint64_t ref = bb::reference_checksum(p, c, items, 1);
+  const double v0 = bb::process_item(0, 1);
+  CHECK(v0 == bb::process_item(0, 1));  // the same item on every producer and backend
   CHECK(ref - bb::item_print(1, 0, v0) != ref);                                  // an item lost on the way
   CHECK(ref + bb::item_print(1, 0, v0) - bb::item_print(1, 1, v0) != ref);       // one twice, one lost
-  CHECK(ref != bb::reference_checksum(p, c, items, 2, 9));                       // other work per item
+  CHECK(ref != bb::reference_checksum(p, c, items, 2));                       // other work per item
   CHECK(bb::messages(40, 40, 1000) == 160120);
 }
 

@@ -19,7 +19,7 @@ namespace {
 using namespace savina_bndbuffer;
 
 struct setup {
-  std::uint64_t buffer_size, producers, consumers, items, prod_cost, cons_cost, seed;
+  std::uint64_t buffer_size, producers, consumers, items, prod_cost, cons_cost;
   double log_ns;
   actor_ref manager;
 };
@@ -34,7 +34,7 @@ class party : public behavior {
   party(const setup& s, std::uint64_t id) : s_(s), id_(id) {}
   /// The item becomes processItem(v) at `cost` x 100 log terms.
   void process(context& ctx, double v, std::uint64_t cost) {
-    item_ = process_item(v, cost, s_.seed);
+    item_ = process_item(v, cost);
     ctx.did_work_ns(std::uint64_t(double(terms(cost)) * s_.log_ns));
   }
 
@@ -137,11 +137,11 @@ class manager final : public behavior {
 
 class bndbuffer final : public workload {
  public:
-  bndbuffer(const workload_params& p, std::uint64_t seed)
+  explicit bndbuffer(const workload_params& p)
       : s_{std::uint64_t(p.integer("buffer_size")), std::uint64_t(p.integer("producers")),
            std::uint64_t(p.integer("consumers")),   std::uint64_t(p.integer("items")),
            std::uint64_t(p.integer("prodcost")),    std::uint64_t(p.integer("conscost")),
-           seed,                                    p.real("log_ns"),
+           p.real("log_ns"),
            {}} {
     // Savina's manager holds producers back once buffer_size - producers items wait; with no
     // room left it would hold every producer back for good.
@@ -161,7 +161,7 @@ class bndbuffer final : public workload {
     return sum_of_acc(producers_) + sum_of_acc(consumers_) + manager_->acc();
   }
   std::uint64_t reference_checksum() const override {
-    return savina_bndbuffer::reference_checksum(s_.producers, s_.consumers, s_.items, s_.prod_cost, s_.seed);
+    return savina_bndbuffer::reference_checksum(s_.producers, s_.consumers, s_.items, s_.prod_cost);
   }
   std::uint64_t expected_messages() const override { return messages(s_.producers, s_.consumers, s_.items); }
   footprint peak() const override {
@@ -203,13 +203,13 @@ workload_info savina_bndbuffer_workload() {
            {"items", std::int64_t(1000), "items per producer (Savina's numItemsPerProducer)"},
            {"prodcost", std::int64_t(25), "a producer's work per item, in hundreds of log terms (Savina's prodCost)", 0},
            {"conscost", std::int64_t(25), "a consumer's work per item, in hundreds of log terms (Savina's consCost)", 0},
-           {"log_ns", 12.0,
+           {"log_ns", 4.1,
             "simulation only: modeled ns per log term of processItem (unset: the machine's calibrated "
-            "savina_bndbuffer_log, else 12: measured on the 2-vCPU EPYC VM)",
+            "savina_bndbuffer_log, else 4.1: calibrate on the 2-vCPU EPYC VM)",
             0}},
-          [](const workload_params& p, std::uint64_t seed) { return std::make_unique<bndbuffer>(p, seed); },
+          [](const workload_params& p, std::uint64_t) { return std::make_unique<bndbuffer>(p); },
           {{"savina_bndbuffer_log", "log_ns", [](std::uint64_t units) {
-              return std::bit_cast<std::uint64_t>(process_item(0, (units + 99) / 100, 1));
+              return std::bit_cast<std::uint64_t>(process_item(0, (units + 99) / 100));
             }}}};
 }
 

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "../../rng.hpp"
+#include "pseudo_random.hpp"
 
 namespace twinsched::savina_bndbuffer {
 
@@ -17,12 +18,12 @@ enum tag : std::uint32_t { produce = 1, data_item, consumer_available, producer_
 /// Log terms processItem computes for a cost: 100 per unit of cost, one for a cost of 0.
 constexpr std::uint64_t terms(std::uint64_t cost) { return cost ? 100 * cost : 1; }
 
-/// Savina's processItem: adds `terms(cost)` terms log(|u| + 0.01) of a random stream seeded
-/// afresh each call (Savina seeds it with the cost; here with the workload's seed and the cost).
-inline double process_item(double cur, std::uint64_t cost, std::uint64_t seed) {
-  rng r(seed ^ (cost << 32));
+/// Savina's processItem: adds `terms(cost)` terms log(|u| + 0.01), u from a PseudoRandom seeded
+/// afresh with the cost at each call, so every item of one cost does the same work.
+inline double process_item(double cur, std::uint64_t cost) {
+  savina::pseudo_random r(cost);
   const std::uint64_t n = terms(cost);
-  for (std::uint64_t i = 0; i < n; ++i) cur += std::log(double(r.next() >> 11) * 0x1.0p-53 + 0.01);
+  for (std::uint64_t i = 0; i < n; ++i) cur += std::log(std::fabs(r.next_double()) + 0.01);
   return cur;
 }
 
@@ -43,7 +44,7 @@ constexpr std::uint64_t print(std::uint32_t t, std::uint64_t who) { return split
 /// The sum of every message's terms in a correct run. Every producer starts from 0 and adds the
 /// same terms, so all make the same items.
 inline std::uint64_t reference_checksum(std::uint64_t producers, std::uint64_t consumers, std::uint64_t items,
-                                        std::uint64_t prod_cost, std::uint64_t seed) {
+                                        std::uint64_t prod_cost) {
   std::uint64_t s = 0;
   for (std::uint64_t p = 0; p < producers; ++p) {
     s += print(producer_exit, p);
@@ -51,7 +52,7 @@ inline std::uint64_t reference_checksum(std::uint64_t producers, std::uint64_t c
   }
   double v = 0;
   for (std::uint64_t k = 0; k < items; ++k) {
-    v = process_item(v, prod_cost, seed);
+    v = process_item(v, prod_cost);
     for (std::uint64_t p = 0; p < producers; ++p) s += 2 * item_print(p, k, v);  // at the manager and a consumer
   }
   s += producers * items * print(consumer_available, 0);
