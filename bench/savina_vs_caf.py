@@ -42,6 +42,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tomllib
 from dataclasses import dataclass, field
@@ -217,14 +218,20 @@ def launch(cmd, out_path, timeout):
         except OSError as e:  # e.g. the binary is being rebuilt under us
             out.write(f"could not start {cmd[0]}: {e}\n")
             return time.perf_counter() - start, -1
-        try:
-            rc = proc.wait(timeout=timeout)
-        except subprocess.TimeoutExpired:
+        # A blocking wait, and a timer thread for the timeout: Popen.wait(timeout=...) polls with
+        # sleeps that grow to 50 ms, which rounded every launch up to the next poll.
+        timed_out = threading.Event()
+
+        def expire():
+            timed_out.set()
             proc.kill()
-            proc.wait()
-            rc = None
+
+        timer = threading.Timer(timeout, expire)
+        timer.start()
+        rc = proc.wait()
         wall = time.perf_counter() - start
-    return wall, rc
+        timer.cancel()
+    return wall, (None if timed_out.is_set() else rc)
 
 
 def run_ours(args, name, params, workers, out_path):
