@@ -24,7 +24,7 @@ each; --no-host leaves it out); a benchmark whose two figures differ a lot ran p
 The load average (uptime) is recorded at the start and the end.
 
 usage: bench/savina_vs_caf.py [--twinsched BIN] [--caf DIR] [--rounds R] [--workers 1,2]
-                              [--policy P] [--only NAMES] [--set NAME:PARAM=VALUE ...]
+                              [--policy P[,P...]] [--only NAMES] [--set NAME:PARAM=VALUE ...]
                               [--timeout S] [--no-host] [--json FILE] [--out FILE] [--list]
 Prints a table per benchmark and worker count: each side's median wall time with the launches'
 min-max, the ratio CAF/twinsched (>1: twinsched faster), twinsched's own time for the run alone (its
@@ -234,10 +234,10 @@ def launch(cmd, out_path, timeout):
     return wall, (None if timed_out.is_set() else rc)
 
 
-def run_ours(args, name, params, workers, out_path):
+def run_ours(args, name, params, workers, out_path, policy):
     cmd = [args.twinsched, "run", scenario_file(name), "--workers", str(workers), "--json"] + params
-    if args.policy:
-        cmd += ["--policy", args.policy]
+    if policy:
+        cmd += ["--policy", policy]
     wall, rc = launch(cmd, out_path, args.timeout)
     with open(out_path) as f:
         output = f.read()
@@ -293,7 +293,8 @@ def main():
                    help="the folder build.sh built the CAF ports into (default ../caf-savina-bin, or $CAF_SAVINA_BIN)")
     p.add_argument("--rounds", type=int, default=5, help="launches of each side per benchmark and worker count")
     p.add_argument("--workers", default="1,2", help="worker counts, comma-separated (both sides)")
-    p.add_argument("--policy", help="twinsched's policy (default: the scenario's)")
+    p.add_argument("--policy", help="twinsched's policy (default: the scenario's); a comma-separated list runs each "
+                   "against the same CAF launches, the first in the ratio column, and adds the best of them")
     p.add_argument("--only", help="these benchmarks, comma-separated (default: every one both sides have)")
     p.add_argument("--set", action="append", metavar="NAME:PARAM=VALUE",
                    help="a Savina parameter's value for one benchmark, on both sides (e.g. fib:n=20)")
@@ -326,6 +327,9 @@ def main():
         for path in (args.json, args.out):
             if path and not os.path.isdir(os.path.dirname(os.path.abspath(path))):
                 raise Bad(f"cannot write {path}: no such folder")
+        args.policies = [x for x in args.policy.split(",") if x] if args.policy else [None]
+        if not args.policies or len(set(args.policies)) != len(args.policies):
+            raise Bad(f"--policy '{args.policy}': expected distinct policy names, comma-separated")
         runs, skipped = plan(args)
         if not runs:
             raise Bad("no benchmark that both sides have" + "".join(f"; {n}: {w}" for n, w in skipped))
@@ -340,22 +344,28 @@ def main():
             before = None if args.no_host else line_ns(args, tmp)
             bench_rows = []
             for w in workers:
-                recs = {"twinsched": [], "caf": []}
+                # one list per side: CAF, and twinsched under each policy (the first is "twinsched")
+                sides = ["twinsched"] + [f"twinsched:{pol}" for pol in args.policies[1:]]
+                recs = {side: [] for side in sides + ["caf"]}
                 ok, failed_side = True, None
                 for r in range(args.rounds):
-                    order = ("twinsched", "caf") if (r + w) % 2 == 0 else ("caf", "twinsched")
+                    order = sides + ["caf"] if (r + w) % 2 == 0 else ["caf"] + sides
                     for side in order:
+                        policy = args.policies[sides.index(side)] if side in sides else None
                         print(f"savina_vs_caf: {name}, {w} workers, round {r + 1}/{args.rounds}, {side}",
                               file=sys.stderr, flush=True)
-                        out = os.path.join(tmp, f"{side}.out")
-                        rec = (run_ours(args, name, ours, w, out) if side == "twinsched"
+                        out = os.path.join(tmp, "side.out")
+                        rec = (run_ours(args, name, ours, w, out, policy) if side in sides
                                else run_caf(args, name, theirs, w, out))
                         rec.update(benchmark=name, workers=w, round=r + 1, first=order[0] == side)
+                        if policy:
+                            rec["policy"] = policy
+                        rec["side"] = "caf" if side == "caf" else "twinsched"
                         launches.append(rec)
                         recs[side].append(rec)
                         if not rec["ok"]:
                             ok = False
-                            failed_side = side
+                            failed_side = rec["side"]
                             failed.append(f"{name}, {w} workers, {side}: {rec['why']}")
                             print(f"savina_vs_caf: FAILED {failed[-1]}", file=sys.stderr, flush=True)
                             break
@@ -370,6 +380,13 @@ def main():
                     row.update(twinsched_s={"median": om, "min": omin, "max": omax},
                                twinsched_run_s=statistics.median(x["run_s"] for x in recs["twinsched"]),
                                caf_s={"median": cm, "min": cmin, "max": cmax}, ratio=cm / om)
+                    if len(sides) > 1:  # each policy's median, and the fastest
+                        row["policies"] = {pol: {"median": statistics.median(x["wall_s"] for x in recs[side])}
+                                           for pol, side in zip(args.policies, sides)}
+                        for v in row["policies"].values():
+                            v["ratio"] = cm / v["median"]
+                        row["best_policy"] = min(row["policies"], key=lambda k: row["policies"][k]["median"])
+                        row["best_ratio"] = row["policies"][row["best_policy"]]["ratio"]
                 bench_rows.append(row)
             after = None if args.no_host else line_ns(args, tmp)
             for row in bench_rows:
@@ -377,12 +394,15 @@ def main():
             rows += bench_rows
     host["load_after"] = load()
 
-    lines = [f"twinsched {args.twinsched} (policy {args.policy or 'the scenario default'}) against CAF's Savina ports "
+    many = len(args.policies) > 1
+    lines = [f"twinsched {args.twinsched} (policy {args.policies[0] or 'the scenario default'}"
+             + (f"; also {', '.join(args.policies[1:])}, the best of them in the last column" if many else "")
+             + ") against CAF's Savina ports "
              f"in {args.caf}; {args.rounds} rounds, launches alternated; wall time of each process, s",
              f"host: {host['nproc']} CPUs, load average {host['load_before']} before, {host['load_after']} after", "",
              "| benchmark | workers | twinsched s, median (min-max) | CAF s, median (min-max) | ratio CAF/twinsched "
-             "| twinsched's run alone, s | line transfer ns, before-after |",
-             "|---|---|---|---|---|---|---|"]
+             "| twinsched's run alone, s | line transfer ns, before-after |" + (" best policy: ratio |" if many else ""),
+             "|---|---|---|---|---|---|---|" + ("---|" if many else "")]
     for row in rows:
         lt = row["line_transfer_ns"]
         host_cell = "not measured" if args.no_host else \
@@ -391,24 +411,34 @@ def main():
             o, c = row["twinsched_s"], row["caf_s"]
             lines.append(f"| {row['benchmark']} | {row['workers']} | {fmt_s(o['median'])} ({fmt_s(o['min'])}-{fmt_s(o['max'])}) "
                          f"| {fmt_s(c['median'])} ({fmt_s(c['min'])}-{fmt_s(c['max'])}) | {row['ratio']:.2f}x "
-                         f"| {fmt_s(row['twinsched_run_s'])} | {host_cell} |")
+                         f"| {fmt_s(row['twinsched_run_s'])} | {host_cell} |"
+                         + (f" {row['best_policy']}: {row['best_ratio']:.2f}x |" if many else ""))
         else:
             cells = ["FAILED" if row["failed"] == side else "-" for side in ("twinsched", "caf")]
-            lines.append(f"| {row['benchmark']} | {row['workers']} | {cells[0]} | {cells[1]} | - | - | {host_cell} |")
+            lines.append(f"| {row['benchmark']} | {row['workers']} | {cells[0]} | {cells[1]} | - | - | {host_cell} |"
+                         + (" - |" if many else ""))
     lines.append("")
     summary = {}
     for label, pick in [("all", lambda r: True), ("micro", lambda r: r["group"] == "micro"),
                         ("concurrency", lambda r: r["group"] == "concurrency"),
                         ("parallelism", lambda r: r["group"] == "parallelism")]:
         for w in [None] + workers:
-            ratios = [r["ratio"] for r in rows if r["ok"] and pick(r) and (w is None or r["workers"] == w)]
+            chosen = [r for r in rows if r["ok"] and pick(r) and (w is None or r["workers"] == w)]
+            ratios = [r["ratio"] for r in chosen]
             if ratios:
                 key = f"{label}, {'all worker counts' if w is None else f'{w} workers'}"
                 summary[key] = {"geomean": geomean(ratios), "min": min(ratios), "rows": len(ratios)}
+                if many:
+                    best = [r["best_ratio"] for r in chosen]
+                    summary[key].update(best_geomean=geomean(best), best_min=min(best))
     for key, s in summary.items():
-        lines.append(f"geometric mean of the ratios, {key}: {s['geomean']:.2f}x over {s['rows']} rows (lowest {s['min']:.2f}x)")
+        lines.append(f"geometric mean of the ratios, {key}: {s['geomean']:.2f}x over {s['rows']} rows (lowest {s['min']:.2f}x)"
+                     + (f"; best policy each: {s['best_geomean']:.2f}x (lowest {s['best_min']:.2f}x)" if many else ""))
     slower = [f"{r['benchmark']} at {r['workers']}" for r in rows if r["ok"] and r["ratio"] < 1]
     lines.append("twinsched slower than CAF: " + (", ".join(slower) if slower else "none"))
+    if many:
+        slower = [f"{r['benchmark']} at {r['workers']}" for r in rows if r["ok"] and r["best_ratio"] < 1]
+        lines.append("twinsched's best policy slower than CAF: " + (", ".join(slower) if slower else "none"))
     lines += ["", "What each side reported (the last launch of each side, per benchmark and worker count):", "",
               "| benchmark | workers | twinsched | CAF port's output |", "|---|---|---|---|"]
     for row in rows:

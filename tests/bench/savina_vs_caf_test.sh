@@ -53,6 +53,26 @@ assert sorted(firsts) == ["caf", "twinsched"], firsts  # the order alternates
 assert d["host"]["load_before"] and d["host"]["load_after"] and "all, all worker counts" in d["summary"]
 EOF
 
+# Several policies: each against the same CAF launches, the first in the ratio column, the best added.
+compare --policy stealing,sharing --json "$tmp/many.json"
+rc=$?
+for w in 1 2; do
+  grep -Eq "^\| pingpong \| $w \| [0-9.]+ \([0-9.]+-[0-9.]+\) \| .* \| not measured \| (stealing|sharing): [0-9.]+x \|$" "$tmp/stdout" &&
+    ok "with two policies, a row at $w workers names the best and its ratio" || fail "no best policy at $w workers (exit $rc)"
+done
+grep -Eq "^geometric mean of the ratios, all, all worker counts: .*; best policy each: [0-9.]+x" "$tmp/stdout" &&
+  ok "the best policies' geometric mean" || fail "no geometric mean of the best policies"
+python3 - "$tmp/many.json" <<'EOF' && ok "the JSON holds each policy's median and launch" || fail "the JSON of two policies"
+import json, sys
+d = json.load(open(sys.argv[1]))
+for r in d["rows"]:
+    assert set(r["policies"]) == {"stealing", "sharing"} and r["best_policy"] in r["policies"], r
+    assert r["best_ratio"] == max(v["ratio"] for v in r["policies"].values())
+ours = [l for l in d["launches"] if l["side"] == "twinsched"]
+assert sorted(l["policy"] for l in ours) == ["sharing", "sharing", "stealing", "stealing"], ours
+assert all(l["command"][-2:] == ["--policy", l["policy"]] for l in ours)
+EOF
+
 # A failed side fails the script.
 expect_failure() {  # WHAT PATTERN [OPTIONS...]
   local what=$1 pattern=$2
