@@ -15,7 +15,7 @@ struct alignas(64) envelope {
   message msg;
   std::uint64_t id = 0;   ///< while tracing: message_id(sending actor, seq), the same in every run (traces)
   std::uint64_t seq = 0;  ///< while tracing or `checks`: the sending actor's send count (mod 2^32), this one included; else 0
-  /// Its place among its depot's envelopes (slab x batch + index), fixed for its life: how the
+  /// Its place among its depot's envelopes, in the order they were made, fixed for its life: how the
   /// simulator's cache model names it (platform.hpp 14). In the line's spare bytes.
   std::uint32_t slot = 0;
 };

@@ -116,6 +116,14 @@
 //       Simulated: its simulated time less the time it spent blocked in a parker: its core was
 //       busy (running turns, spinning or yielding) the rest of the time.
 //
+// Memory
+//   20. `P::take_pages(bytes)` and `P::give_pages(p, bytes)` (static): the runtime's own large,
+//       long-lived memory (the envelope depot's regions), `bytes` a multiple of 2 MiB, fresh
+//       and 64-byte aligned; the caller constructs in it. Real: anonymous memory aligned to 2
+//       MiB with MADV_HUGEPAGE, so that a burst of messages in flight faults once per 2 MiB
+//       rather than per 4 KiB page (where the kernel has no huge page to give, the same memory
+//       in small pages). Simulated: the heap.
+//
 // Failing
 //   16. `fail(why)` never returns: an invariant broke (scheduler::fatal; the checks of a
 //       `checks` run). Real: print `why` and abort the process. Simulated: record `why` as
@@ -177,7 +185,7 @@ concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::
   { p.touch_message(std::uint32_t{}, touch_at::turn) } -> std::same_as<void>;
 };
 
-/// Contract 1-19: everything models/ may ask of the machine.
+/// Contract 1-20: everything models/ may ask of the machine.
 template <class P>
 concept platform =
     platform_costs<P> &&
@@ -219,6 +227,9 @@ concept platform =
       // 18. the runtime's service, 19. a worker's CPU time
       { p.start_service(fn) } -> std::same_as<void>;
       { cp.cpu_ns() } -> std::same_as<std::uint64_t>;
+      // 20. memory
+      { P::take_pages(std::size_t{}) } -> std::same_as<void*>;
+      { P::give_pages(static_cast<void*>(nullptr), std::size_t{}) } -> std::same_as<void>;
     };
 
 /// True if P stamps trace events itself (contract 8).

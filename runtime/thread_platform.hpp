@@ -95,6 +95,9 @@ class thread_platform {
   static void queue_op(queue_kind = queue_kind::deque) {}
   static void runtime_work(runtime_op) {}  // contract 15: the hardware pays for itself
   static constexpr const char* backend_name = "threads";
+  /// Contract 20: anonymous memory aligned to 2 MiB, advised to the kernel as huge pages.
+  static void* take_pages(std::size_t bytes);
+  static void give_pages(void* p, std::size_t bytes);
   void spin_pause() {
 #if defined(__x86_64__) || defined(__i386__)
     _mm_pause();

@@ -78,6 +78,10 @@ struct sim_stats {
 class sim_platform {
  public:
   static constexpr const char* backend_name = "sim";
+  /// Contract 20: the heap. Memory costs no simulated time, and the model names an envelope
+  /// by its slot, never by its address.
+  static void* take_pages(std::size_t bytes) { return ::operator new(bytes, std::align_val_t{64}); }
+  static void give_pages(void* p, std::size_t) { ::operator delete(p, std::align_val_t{64}); }
   template <class T>
   using atomic = sim_detail::atomic<T>;
   using mutex = sim_detail::mutex;
