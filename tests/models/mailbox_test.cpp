@@ -1,8 +1,12 @@
-// Mailbox tests: FIFO per producer, exactly-once delivery under concurrent producers.
+// Mailbox tests: FIFO per producer, exactly-once delivery under concurrent producers; the depot its envelopes come from.
 #include <doctest/doctest.h>
 
+#include <cstdint>
+#include <cstring>
+#include <set>
 #include <vector>
 
+#include "models/envelope_pool.hpp"
 #include "models/mailbox.hpp"
 #include "platform_harness.hpp"
 
@@ -163,5 +167,48 @@ TEST_CASE_TEMPLATE("an owner push is refused while the message that made the pus
 }
 
 // The concurrent tests of this protocol run on both platforms: tests/models/protocols_test.cpp.
+
+TEST_CASE_TEMPLATE("the depot carves envelopes out of regions: slots in order across regions, each one new, distinct and aligned",
+                   P, thread_platform, sim_platform) {
+  on_one_worker<P>([](P&) {
+    using depot_type = envelope_depot<P>;
+    constexpr std::size_t batch = depot_type::batch;
+    const std::size_t batches = depot_type::per_region / batch + 3;  // into a second region
+    depot_type depot;
+    std::vector<envelope<P>*> got(batch);
+    std::set<envelope<P>*> seen;
+    std::size_t misnumbered = 0, misaligned = 0, dirty = 0;
+    for (std::size_t b = 0; b < batches; ++b) {
+      depot.take(got.data());
+      for (std::size_t i = 0; i < batch; ++i) {
+        envelope<P>* e = got[i];
+        misnumbered += e->slot != b * batch + i;
+        misaligned += reinterpret_cast<std::uintptr_t>(e) % 64 != 0;
+        dirty += e->next.load(std::memory_order_relaxed) != nullptr || e->id != 0 || e->seq != 0;
+        seen.insert(e);
+      }
+    }
+    CHECK(misnumbered == 0);
+    CHECK(misaligned == 0);
+    CHECK(dirty == 0);
+    CHECK(seen.size() == batches * batch);
+    // A batch given back is the next one taken, before anything new is carved.
+    const std::set<envelope<P>*> given(got.begin(), got.end());
+    depot.give(got.data());
+    depot.take(got.data());
+    CHECK(std::set<envelope<P>*>(got.begin(), got.end()) == given);
+    depot.take(got.data());
+    CHECK(got.front()->slot == batches * batch);
+  });
+}
+
+TEST_CASE("on real cores a region is 2 MiB aligned and writable to its end") {
+  constexpr std::size_t bytes = std::size_t(4) << 20;
+  void* p = thread_platform::take_pages(bytes);
+  CHECK(reinterpret_cast<std::uintptr_t>(p) % (std::size_t(2) << 20) == 0);
+  std::memset(p, 0x5a, bytes);
+  CHECK(static_cast<unsigned char*>(p)[bytes - 1] == 0x5a);
+  thread_platform::give_pages(p, bytes);
+}
 
 TEST_SUITE_END();
