@@ -2,6 +2,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "../../rng.hpp"
@@ -77,7 +78,7 @@ inline bool result_ok(const values& input, const values& output) {
 }
 
 /// What an actor adds to its accumulator for a list to sort, and for a sorted side from a child.
-inline std::uint64_t content(const values& v) {
+inline std::uint64_t content(std::span<const std::uint64_t> v) {
   std::uint64_t sum = 0;
   for (std::uint64_t x : v) sum += x;
   return splitmix64(v.size()) ^ sum;
@@ -101,9 +102,7 @@ namespace detail {
 inline void split_range(std::uint64_t* in, std::uint64_t* out, std::size_t b, std::size_t e, std::uint64_t threshold,
                         int side, reference& r) {
   ++r.actors;
-  std::uint64_t sum = 0;
-  for (std::size_t i = b; i < e; ++i) sum += in[i];
-  const std::uint64_t c = splitmix64(e - b) ^ sum;  // content() of the list
+  const std::uint64_t c = content({in + b, in + e});
   r.print += sort_print(c) + (side ? result_print(c, side < 0) : 0);
   if (e - b < threshold) return;
   const std::uint64_t pivot = in[b + (e - b) / 2];
