@@ -26,7 +26,12 @@ int hand_over(char** argv) {
   namespace fs = std::filesystem;
   std::error_code ec;
   const fs::path self = fs::canonical("/proc/self/exe", ec);
-  const fs::path dir = ec ? fs::path(".") : self.parent_path();
+  if (ec) {  // never a guess relative to the working folder: a file there is not ours
+    std::cerr << "twinsched: cannot find this program's folder (/proc/self/exe: " << ec.message()
+              << "), where twinsched-full lies; `twinsched run` works without it\n";
+    return 2;
+  }
+  const fs::path dir = self.parent_path();
   const fs::path beside = dir / "twinsched-full";
   const fs::path installed = (dir / TWINSCHED_LIBEXEC_FROM_BIN / "twinsched-full").lexically_normal();
   int err = 0;
