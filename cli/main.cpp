@@ -1,7 +1,7 @@
 // The `twinsched` command. `run` is served here; every other command is handed, by exec, to
 // twinsched-full (cli/full_main.cpp), the whole command line. Why two programs: the simulator's
-// libraries (SimGrid, and the ns-3 libraries SimGrid loads) cost ~50 ms of loading, relocation and
-// static constructors at every start, and a run on real threads uses none of them, while the
+// libraries (SimGrid, and the ns-3 libraries SimGrid loads) are dozens of shared objects to map,
+// relocate and construct at every start, and a run on real threads uses none of them, while the
 // dynamic loader maps every library a program names before main. A benchmark launched many times,
 // or a script of short runs, then pays for what it runs.
 #include <unistd.h>
