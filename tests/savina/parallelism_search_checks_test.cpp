@@ -111,7 +111,7 @@ TEST_CASE("quicksort: the output must be the input sorted, and the sequential so
   CHECK_FALSE(result_ok(many, sorted));
   // threshold 4 on {5, 1, 4, 2, 3}: pivot 4 splits it into {1, 2, 3} and {5}, both leaves
   reference r;
-  split_sequentially({5, 1, 4, 2, 3}, 4, 0, r);
+  split_sequentially(values{5, 1, 4, 2, 3}, 4, 0, r);
   CHECK(r.actors == 3);
   CHECK(r.messages() == 5);
 }

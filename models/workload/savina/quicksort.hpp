@@ -2,6 +2,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -10,7 +11,27 @@
 
 namespace twinsched::savina_quicksort {
 
-using values = std::vector<std::uint64_t>;
+/// An allocator whose vectors leave new elements uninitialized: a filter sizes its output for
+/// every value it might keep and writes each in turn, so zeroing it first would touch every page
+/// of a list twice.
+template <class T>
+struct uninitialized_allocator : std::allocator<T> {
+  template <class U>
+  struct rebind {
+    using other = uninitialized_allocator<U>;
+  };
+  uninitialized_allocator() = default;
+  template <class U>
+  uninitialized_allocator(const uninitialized_allocator<U>&) noexcept {}
+  template <class U, class... A>
+  void construct(U* p, A&&... a) {
+    if constexpr (sizeof...(A) == 0)
+      ::new (static_cast<void*>(p)) U;
+    else
+      ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
+  }
+};
+using values = std::vector<std::uint64_t, uninitialized_allocator<std::uint64_t>>;
 
 /// Savina's randomlyInitArray: n values of PseudoRandom(seed), each mod m. They are below 65536
 /// and the generator's period is 65536, so at Savina's n = 10^6 each value comes some 15 times:
@@ -25,12 +46,18 @@ inline values random_input(std::uint64_t n, std::uint64_t m, std::uint64_t seed)
 
 /// Savina's filterLessThan, filterEqualsTo, filterGreaterThan: the values of `data` that
 /// compare so with the pivot, in their order. Each adds the elements it examined to `units`.
+/// Without a branch: every value is written at the next free place, which only moves on past a
+/// kept one (random input would mispredict a branch on every other value).
 template <class Keep>
 values filter(const values& data, std::uint64_t& units, Keep keep) {
-  values out;
-  out.reserve(data.size());
-  for (std::uint64_t x : data)
-    if (keep(x)) out.push_back(x);
+  values out(data.size());
+  std::uint64_t* o = out.data();
+  std::size_t k = 0;
+  for (std::uint64_t x : data) {
+    o[k] = x;
+    k += keep(x);
+  }
+  out.resize(k);
   units += data.size();
   return out;
 }
@@ -65,16 +92,23 @@ inline values sort_sequentially(const values& data, std::uint64_t& units) {
   return concat(concat(left, equal, units), right, units);
 }
 
+/// A list's values as a multiset: the sum of a 64-bit mix of each (a value lost, added or
+/// changed moves it, except for a chance of 2^-64), one linear pass where comparing with a
+/// sorted copy costs n log n.
+inline std::uint64_t multiset_print(std::span<const std::uint64_t> v) {
+  std::uint64_t sum = 0;
+  for (std::uint64_t x : v) sum += splitmix64(x);
+  return sum;
+}
+
 /// Savina's checkSorted, and that nothing was lost, added or changed: the output is sorted and
-/// holds the input's values as often as the input does, compared by the sum of a 64-bit mix of
-/// each value (a multiset hash: a value lost, added or changed moves it, except for a chance of
-/// 2^-64), in two linear passes where sorting a copy of the input costs n log n.
+/// holds the values of the input (`n` of them, `input_print` their multiset_print) as often as
+/// the input does.
+inline bool result_ok(std::size_t n, std::uint64_t input_print, const values& output) {
+  return output.size() == n && std::is_sorted(output.begin(), output.end()) && multiset_print(output) == input_print;
+}
 inline bool result_ok(const values& input, const values& output) {
-  if (output.size() != input.size() || !std::is_sorted(output.begin(), output.end())) return false;
-  std::uint64_t in = 0, out = 0;
-  for (std::uint64_t x : input) in += splitmix64(x);
-  for (std::uint64_t x : output) out += splitmix64(x);
-  return in == out;
+  return result_ok(input.size(), multiset_print(input), output);
 }
 
 /// What an actor adds to its accumulator for a list to sort, and for a sorted side from a child.
@@ -95,32 +129,46 @@ struct reference {
   std::uint64_t messages() const { return 2 * actors - 1; }
 };
 namespace detail {
-/// The node whose list is in[b, e): its prints, then its sides filtered (stably, as the actors'
-/// filters are) into out[b, ...), where they recurse with the buffers' roles swapped. Two buffers
-/// for the whole tree: the actors' filters allocate a list per side, which at n = 10^6 made the
-/// reference cost more in page faults than in comparisons.
-inline void split_range(std::uint64_t* in, std::uint64_t* out, std::size_t b, std::size_t e, std::uint64_t threshold,
-                        int side, reference& r) {
+/// The values of in[b, e) that `keep` takes, written in order from out[k] on (without a branch,
+/// as filter() does), their sum added to `sum`; returns the place after the last. Writes one
+/// place past the last kept value, so there must be one: the caller keeps the pivot out.
+template <class Keep>
+std::size_t keep_into(const std::uint64_t* in, std::size_t b, std::size_t e, std::uint64_t* out, std::size_t k,
+                      std::uint64_t& sum, Keep keep) {
+  for (std::size_t i = b; i < e; ++i) {
+    const std::uint64_t x = in[i];
+    const bool kept = keep(x);
+    out[k] = x;
+    k += kept;
+    sum += x & (0 - std::uint64_t(kept));
+  }
+  return k;
+}
+
+/// The node whose list is in[b, e), of content `c`: its prints, then its sides filtered (stably,
+/// as the actors' filters are) into out[b, ...), each side's content summed on the way, where
+/// they recurse with the buffers' roles swapped. Two buffers for the whole tree and one pass per
+/// side: the actors' filters allocate a list per side, which at n = 10^6 made the reference cost
+/// more in page faults than in comparisons.
+inline void split_range(std::uint64_t* in, std::uint64_t* out, std::size_t b, std::size_t e, std::uint64_t c,
+                        std::uint64_t threshold, int side, reference& r) {
   ++r.actors;
-  const std::uint64_t c = content({in + b, in + e});
   r.print += sort_print(c) + (side ? result_print(c, side < 0) : 0);
   if (e - b < threshold) return;
   const std::uint64_t pivot = in[b + (e - b) / 2];
-  std::size_t k = b;
-  for (std::size_t i = b; i < e; ++i)
-    if (in[i] < pivot) out[k++] = in[i];
-  const std::size_t mid = k;
-  for (std::size_t i = b; i < e; ++i)
-    if (in[i] > pivot) out[k++] = in[i];
-  split_range(out, in, b, mid, threshold, -1, r);
-  split_range(out, in, mid, k, threshold, 1, r);
+  std::uint64_t low = 0, high = 0;
+  const std::size_t mid = keep_into(in, b, e, out, b, low, [pivot](std::uint64_t x) { return x < pivot; });
+  const std::size_t end = keep_into(in, b, e, out, mid, high, [pivot](std::uint64_t x) { return x > pivot; });
+  split_range(out, in, b, mid, splitmix64(mid - b) ^ low, threshold, -1, r);
+  split_range(out, in, mid, end, splitmix64(end - mid) ^ high, threshold, 1, r);
 }
 }  // namespace detail
 
 /// The tree for the root's list `data` (side 0: the root).
-inline void split_sequentially(values data, std::uint64_t threshold, int side, reference& r) {
-  values scratch(data.size());
-  detail::split_range(data.data(), scratch.data(), 0, data.size(), threshold, side, r);
+inline void split_sequentially(std::span<const std::uint64_t> data, std::uint64_t threshold, int side, reference& r) {
+  const std::unique_ptr<std::uint64_t[]> in(new std::uint64_t[data.size()]), out(new std::uint64_t[data.size()]);
+  std::copy(data.begin(), data.end(), in.get());
+  detail::split_range(in.get(), out.get(), 0, data.size(), content(data), threshold, side, r);
 }
 
 }  // namespace twinsched::savina_quicksort
