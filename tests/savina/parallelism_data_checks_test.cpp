@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -20,16 +21,100 @@ TEST_SUITE_BEGIN("unit");
 
 using namespace twinsched;
 
-TEST_CASE("trapezoid: the area must be the sum of the workers' ranges, a range lost or counted twice fails") {
+TEST_CASE("trapezoid: the Gauss-Legendre rule is exact to degree 15, and fx' is fx's slope") {
   using namespace savina_trapezoid;
-  const double h = 4.0 / 1000;
-  double whole = 0, parts[4];
-  for (int i = 0; i < 4; ++i) whole += parts[i] = worker_area(1 + i, 2 + i, h);
-  CHECK(pieces(1, 2, h) == 250 - (pieces(1, 2, h) < 250));  // truncated, as Savina's cast does
-  CHECK(area_ok(parts[3] + parts[2] + parts[1] + parts[0], whole));  // another order rounds alike
-  CHECK_FALSE(area_ok(whole - parts[2], whole));
-  CHECK_FALSE(area_ok(whole + parts[0], whole));
-  CHECK_FALSE(area_ok(whole * (1 + 1e-6), whole));
+  double sum15 = 0, sum16 = 0;  // on [0, 1]: the nodes mapped to 0.5 +- 0.5 node
+  for (int k = 0; k < 4; ++k)
+    for (const double side : {-1.0, 1.0}) {
+      const double x = 0.5 + side * 0.5 * gauss_node[k];
+      sum15 += 0.5 * gauss_weight[k] * std::pow(x, 15);
+      sum16 += 0.5 * gauss_weight[k] * std::pow(x, 16);
+    }
+  CHECK(sum15 == doctest::Approx(1.0 / 16).epsilon(1e-14));
+  CHECK(std::fabs(sum16 - 1.0 / 17) > 1e-12);  // degree 16 is past it
+  for (const double x : {0.05, 1.0, 2.5, 4.99}) {
+    const double d = 1e-6 * x;
+    CHECK(dfx(x) == doctest::Approx((fx(x + d) - fx(x - d)) / (2 * d)).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("trapezoid: a job's estimate holds its sum, and a range off by one trapezoid or an area changed falls outside") {
+  using namespace savina_trapezoid;
+  struct job {
+    double a, h;
+    std::int64_t n;
+  };
+  // Savina's first and last jobs (the phase turns fastest at 5), a job at the estimate's limit
+  // (h x 3 b^2 = 0.05), one near 0 (sqrt(2x)'s derivatives grow there)
+  for (const job j : {job{1, 4e-7, 100000}, job{4.96, 4e-7, 100000}, job{4.96, 0.0499 / 75, 60}, job{0.01, 1e-4, 1000}}) {
+    CAPTURE(j.a);
+    CAPTURE(j.h);
+    const area_estimate e = estimate_area(j.a, j.n, j.h);
+    REQUIRE(e.usable);
+    const double b = j.a + double(j.n) * j.h;
+    const double sum = worker_area(j.a, b, j.h);
+    REQUIRE(pieces(j.a, b, j.h) >= j.n - 1);
+    const double area = pieces(j.a, b, j.h) == j.n ? sum : sum + 0.5 * (fx(b - j.h) + fx(b)) * j.h;
+    CHECK(std::fabs(area - e.area) <= e.tolerance);
+    CHECK(std::fabs(worker_area(j.a + j.h, b + j.h, j.h) - e.area) > e.tolerance);  // shifted by one
+    CHECK(std::fabs(area + 0.5 * (fx(b) + fx(b + j.h)) * j.h - e.area) > e.tolerance);  // a trapezoid more
+    if (j.n == 100000) CHECK(std::fabs(area * (1 + 1e-6) - e.area) > e.tolerance);     // Savina's: 10^-6 of it
+  }
+  CHECK_FALSE(estimate_area(4.9, 100, 0.001).usable);  // h x 3 b^2 = 0.075
+  CHECK_FALSE(estimate_area(0, 100, 1e-6).usable);     // fx' is infinite at 0
+  CHECK_FALSE(estimate_area(-1, 100, 1e-6).usable);
+  CHECK(estimate_area(1, 0, 1e-3).usable);
+}
+
+TEST_CASE("trapezoid: the check refuses a job lost, answered twice or wrong, a stray reply and a wrong total") {
+  using namespace savina_trapezoid;
+  // n trapezoids in 4 jobs over [1, 5], as Savina's master splits them
+  const auto run = [](std::int64_t n) {
+    const double h = 4.0 / double(n);
+    const auto left = [](std::uint64_t i) { return 1.0 * double(i) + 1; };
+    const auto right = [](std::uint64_t i) { return 1.0 * double(i) + 2; };
+    received got;
+    for (std::uint64_t i = 0; i < 4; ++i) {
+      got.area.push_back(worker_area(left(i), right(i), h));
+      got.replies.push_back(1);
+    }
+    got.total = got.area[3] + got.area[1] + got.area[0] + got.area[2];  // any order
+    return std::tuple{got, h, left, right};
+  };
+  for (const std::int64_t n : {std::int64_t(4000), std::int64_t(400000)}) {  // summed again, estimated
+    CAPTURE(n);
+    const auto [good, h, left, right] = run(n);
+    const judgement j = judge(good, 4, h, left, right);
+    CHECK(j.ok);
+    CHECK(j.summed + j.estimated == 4);
+    CHECK((n > sum_jobs_up_to ? j.estimated : j.summed) == 4);
+    received bad = good;
+    bad.replies[2] = 0;  // lost
+    bad.total -= bad.area[2];
+    CHECK_FALSE(judge(bad, 4, h, left, right).ok);
+    bad = good;
+    bad.replies[1] = 2;  // answered twice
+    bad.total += bad.area[1];
+    CHECK_FALSE(judge(bad, 4, h, left, right).ok);
+    bad = good;
+    bad.strays = 1;
+    CHECK_FALSE(judge(bad, 4, h, left, right).ok);
+    bad = good;
+    bad.area[0] = worker_area(1 + h, 2 + h, h);  // its range off by one trapezoid
+    bad.total = bad.area[0] + bad.area[1] + bad.area[2] + bad.area[3];
+    CHECK_FALSE(judge(bad, 4, h, left, right).ok);
+    bad = good;
+    bad.area[3] *= 1 + 1e-6;
+    bad.total = bad.area[0] + bad.area[1] + bad.area[2] + bad.area[3];
+    CHECK_FALSE(judge(bad, 4, h, left, right).ok);
+    bad = good;
+    bad.total += 1e-9;  // the master's sum is not its replies'
+    CHECK_FALSE(judge(bad, 4, h, left, right).ok);
+  }
+  // summed again, a job's area must be its sum bit for bit
+  auto [good, h, left, right] = run(4000);
+  good.area[1] = std::nextafter(good.area[1], 1.0);
+  CHECK_FALSE(judge(good, 4, h, left, right).ok);
 }
 
 TEST_CASE("recmatmul: the recursive product passes Savina's closed form, a block missed, doubled or misplaced fails") {
