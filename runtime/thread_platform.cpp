@@ -1,13 +1,13 @@
 // The real platform's out-of-line parts: worker threads, their identity, the calibrated busy loop, huge-page memory.
 #include "thread_platform.hpp"
 
-#include <sys/mman.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <ctime>
 #include <new>
 #include <utility>
+
+#include "models/huge_pages.hpp"
 
 #if defined(__linux__)
 #include <sys/prctl.h>
@@ -181,23 +181,10 @@ void precise_timed_waits() {
 
 }  // namespace
 
-/// Contract 20. mmap aligns to 4 KiB only, so it maps 2 MiB more than asked and unmaps what lies
-/// outside the aligned span; MADV_HUGEPAGE is only advice (a kernel without transparent huge
-/// pages, or without a free one, backs the span with small pages).
-void* thread_platform::take_pages(std::size_t bytes) {
-  constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
-  const std::size_t span = bytes + huge;
-  void* raw = ::mmap(nullptr, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) throw std::bad_alloc();
-  const auto start = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = (start + huge - 1) & ~(huge - 1), end = aligned + bytes;
-  if (aligned > start) ::munmap(raw, aligned - start);
-  if (start + span > end) ::munmap(reinterpret_cast<void*>(end), start + span - end);
-  ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
-  return reinterpret_cast<void*>(aligned);
-}
+/// Contract 20.
+void* thread_platform::take_pages(std::size_t bytes) { return map_huge_pages(bytes); }
 
-void thread_platform::give_pages(void* p, std::size_t bytes) { ::munmap(p, bytes); }
+void thread_platform::give_pages(void* p, std::size_t bytes) { unmap_huge_pages(p, bytes); }
 
 void thread_platform::start_worker(int index, std::function<void()> fn) {
   threads_.emplace_back([this, index, f = std::move(fn)] {

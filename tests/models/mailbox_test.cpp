@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/envelope_pool.hpp"
+#include "models/huge_pages.hpp"
 #include "models/mailbox.hpp"
 #include "platform_harness.hpp"
 
@@ -209,6 +210,27 @@ TEST_CASE("on real cores a region is 2 MiB aligned and writable to its end") {
   std::memset(p, 0x5a, bytes);
   CHECK(static_cast<unsigned char*>(p)[bytes - 1] == 0x5a);
   thread_platform::give_pages(p, bytes);
+}
+
+TEST_CASE("a big array's vector: huge-page spans from 2 MiB, 2 MiB aligned; the heap below; copies, growth and shrinking keep the values") {
+  using big = std::vector<std::uint64_t, big_array_allocator<std::uint64_t>>;
+  constexpr std::size_t huge = std::size_t(2) << 20, many = huge / sizeof(std::uint64_t) + 1000;
+  big v;
+  for (std::uint64_t i = 0; i < 1000; ++i) v.push_back(i * 3);  // the heap
+  v.reserve(many);                                                // a span: the values move over
+  CHECK(reinterpret_cast<std::uintptr_t>(v.data()) % huge == 0);
+  CHECK(v.size() == 1000);
+  CHECK(v[999] == 2997);
+  v.resize(many);  // uninitialized: written in turn
+  for (std::size_t i = 1000; i < many; ++i) v[i] = i * 3;
+  const big copy(v.begin(), v.end());
+  CHECK(reinterpret_cast<std::uintptr_t>(copy.data()) % huge == 0);
+  CHECK(copy.back() == (many - 1) * 3);
+  v.resize(10);  // shrinking keeps the span
+  CHECK(v.capacity() >= many);
+  CHECK(v[9] == 27);
+  big small(v.begin(), v.end());
+  CHECK(small == big{0, 3, 6, 9, 12, 15, 18, 21, 24, 27});
 }
 
 TEST_SUITE_END();

@@ -6,32 +6,15 @@
 #include <span>
 #include <vector>
 
+#include "../../huge_pages.hpp"
 #include "../../rng.hpp"
 #include "pseudo_random.hpp"
 
 namespace twinsched::savina_quicksort {
 
-/// An allocator whose vectors leave new elements uninitialized: a filter sizes its output for
-/// every value it might keep and writes each in turn, so zeroing it first would touch every page
-/// of a list twice.
-template <class T>
-struct uninitialized_allocator : std::allocator<T> {
-  template <class U>
-  struct rebind {
-    using other = uninitialized_allocator<U>;
-  };
-  uninitialized_allocator() = default;
-  template <class U>
-  uninitialized_allocator(const uninitialized_allocator<U>&) noexcept {}
-  template <class U, class... A>
-  void construct(U* p, A&&... a) {
-    if constexpr (sizeof...(A) == 0)
-      ::new (static_cast<void*>(p)) U;
-    else
-      ::new (static_cast<void*>(p)) U(std::forward<A>(a)...);
-  }
-};
-using values = std::vector<std::uint64_t, uninitialized_allocator<std::uint64_t>>;
+/// Lists are large arrays written once through (a filter sizes its output for every value it
+/// might keep and writes each in turn): huge pages from 2 MiB, elements left uninitialized.
+using values = std::vector<std::uint64_t, big_array_allocator<std::uint64_t>>;
 
 /// Savina's randomlyInitArray: n values of PseudoRandom(seed), each mod m. They are below 65536
 /// and the generator's period is 65536, so at Savina's n = 10^6 each value comes some 15 times:
@@ -166,9 +149,8 @@ inline void split_range(std::uint64_t* in, std::uint64_t* out, std::size_t b, st
 
 /// The tree for the root's list `data` (side 0: the root).
 inline void split_sequentially(std::span<const std::uint64_t> data, std::uint64_t threshold, int side, reference& r) {
-  const std::unique_ptr<std::uint64_t[]> in(new std::uint64_t[data.size()]), out(new std::uint64_t[data.size()]);
-  std::copy(data.begin(), data.end(), in.get());
-  detail::split_range(in.get(), out.get(), 0, data.size(), content(data), threshold, side, r);
+  values in(data.begin(), data.end()), out(data.size());
+  detail::split_range(in.data(), out.data(), 0, data.size(), content(data), threshold, side, r);
 }
 
 }  // namespace twinsched::savina_quicksort
