@@ -67,7 +67,7 @@ class watching {
 
 run_result run_on_threads(const scheduler_config& c, workload& w, std::uint64_t seed, traces::recorder* rec,
                           trace_level level, run_watch* watch, turn_cost_hook* costs) {
-  thread_platform plat;
+  thread_platform plat(w.burns());
   plat.attach_trace(rec);
   plat.set_turn_costs(costs);
   return run_policy(plat, c, seed, rec ? level : trace_level::off, [&](auto& sched) {

@@ -128,7 +128,8 @@ std::uint64_t burn_overhead_ticks() {
 }
 }  // namespace
 
-thread_platform::thread_platform() : t0_(std::chrono::steady_clock::now()) {
+thread_platform::thread_platform(bool calibrate_burn) : t0_(std::chrono::steady_clock::now()) {
+  if (!calibrate_burn) return;
   burn_ticks_per_ns();
   burn_overhead_ticks();
 }

@@ -79,7 +79,10 @@ class thread_platform {
     std::condition_variable cv_;
   };
 
-  thread_platform();
+  /// `calibrate_burn`: time the busy loop (burn_ns) now, ~7 ms, so that no turn pays for it.
+  /// A run whose workload never burns (workload::burns) skips it; a burn_ns would still
+  /// calibrate at its first call.
+  explicit thread_platform(bool calibrate_burn = true);
 
   std::uint64_t now_ns() const {
     return std::uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - t0_).count());

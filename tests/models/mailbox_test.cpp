@@ -212,7 +212,7 @@ TEST_CASE("on real cores a region is 2 MiB aligned and writable to its end") {
   thread_platform::give_pages(p, bytes);
 }
 
-TEST_CASE("a big array's vector: huge-page spans from 2 MiB, 2 MiB aligned; the heap below; copies, growth and shrinking keep the values") {
+TEST_CASE("a big array's vector: huge-page spans from 2 MiB, 2 MiB aligned, the heap below, and copies, growth and shrinking keep the values") {
   using big = std::vector<std::uint64_t, big_array_allocator<std::uint64_t>>;
   constexpr std::size_t huge = std::size_t(2) << 20, many = huge / sizeof(std::uint64_t) + 1000;
   big v;

@@ -2,10 +2,12 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <ctime>
 #include <string>
 
 #include "models/idle/idle_strategy.hpp"
 #include "runtime/run_threads.hpp"
+#include "runtime/thread_platform.hpp"
 #include "sim/run_sim.hpp"
 
 TEST_SUITE_BEGIN("unit");  // this file's default label (tests/CMakeLists.txt)
@@ -94,3 +96,17 @@ TEST_CASE("a worker that ran no turn was never busy (simulated: exact)" * doctes
   }
   CHECK(without_turns > 0);
 }
+
+TEST_CASE("a platform that skipped timing its busy loop times it at its first burn, and then burns what it is asked") {
+  thread_platform plat(false);
+  plat.burn_ns(1);  // times the loop: ~7 ms of CPU that the burn below must not hide behind
+  const auto cpu_ns = [] {
+    timespec t{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return double(t.tv_sec) * 1e9 + double(t.tv_nsec);
+  };
+  const double before = cpu_ns();
+  plat.burn_ns(2'000'000);
+  CHECK(cpu_ns() - before >= 0.95 * 2e6);  // CPU time: a host that takes the CPU away only adds
+}
+

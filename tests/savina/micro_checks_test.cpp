@@ -119,6 +119,21 @@ struct outcome {
   std::uint64_t sends;   ///< messages sent, the injected ones included
 };
 
+TEST_CASE("burns: only the Savina benchmarks that busy-wait say so, and a stock workload that burns does") {
+  const auto burns = [](const std::string& name, const std::map<std::string, param_value>& params = {}) {
+    const workload_info* info = find_workload(name);
+    REQUIRE(info != nullptr);
+    return info->make(with_defaults(*info, params), 1)->burns();
+  };
+  for (const char* name : {"savina-pingpong", "savina-count", "savina-trapezoid", "savina-quicksort", "savina-fib"})
+    CHECK_FALSE(burns(name));
+  CHECK(burns("savina-barber"));
+  CHECK(burns("savina-cigsmok"));
+  CHECK_FALSE(burns("savina-uct"));  // Savina's computation is dead code: comp_ns = 0
+  CHECK(burns("savina-uct", {{"comp_ns", 1.0}}));
+  CHECK(burns("forward"));
+}
+
 /// Builds workload `name` with `params` (the rest at their defaults) and runs it sequentially.
 outcome run(const std::string& name, const std::map<std::string, param_value>& params, std::uint64_t seed,
             fault f = {}) {

@@ -124,7 +124,7 @@ class block_actor final : public behavior {
   std::uint32_t done() const { return k_ + 1; }
 };
 
-class apsp final : public workload {
+class apsp final : public savina_workload {
  public:
   apsp(const workload_params& p, std::uint64_t seed) : seed_(seed) {
     s_.n = std::uint32_t(p.integer("n"));

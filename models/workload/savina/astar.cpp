@@ -132,7 +132,7 @@ class astar_master final : public behavior {
   std::uint64_t forwarded_ = 0, completed_ = 0, terminated_ = 0;
 };
 
-class astar final : public workload {
+class astar final : public savina_workload {
  public:
   astar(const workload_params& p, std::uint64_t seed)
       : s_{make_grid(std::uint32_t(p.integer("grid_size"))), std::uint32_t(p.integer("threshold")),

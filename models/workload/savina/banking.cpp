@@ -97,7 +97,7 @@ class teller final : public behavior {
   std::uint64_t transactions_, seed_, acc_ = 0;
 };
 
-class banking final : public workload {
+class banking final : public savina_workload {
  public:
   banking(const workload_params& p, std::uint64_t seed)
       : accounts_(std::uint32_t(p.integer("accounts"))), transactions_(std::uint64_t(p.integer("transactions"))),

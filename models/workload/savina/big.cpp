@@ -91,7 +91,7 @@ class sink final : public behavior {
   std::uint64_t acc_ = 0;
 };
 
-class big final : public workload {
+class big final : public savina_workload {
  public:
   big(const workload_params& p, std::uint64_t seed)
       : actors_(std::uint64_t(p.integer("actors"))), pings_(std::uint64_t(p.integer("pings"))), seed_(seed) {}

@@ -44,7 +44,7 @@ class net_actor final : public behavior {
   std::uint64_t acc_ = 0;
 };
 
-class bitonicsort final : public workload {
+class bitonicsort final : public savina_workload {
  public:
   bitonicsort(const workload_params& p, std::uint64_t seed)
       : n_(std::uint64_t(p.integer("n"))), m_(std::uint64_t(p.integer("m"))), seed_(seed) {

@@ -135,7 +135,7 @@ class manager final : public behavior {
   std::uint64_t exited_ = 0, acc_ = 0;
 };
 
-class bndbuffer final : public workload {
+class bndbuffer final : public savina_workload {
  public:
   explicit bndbuffer(const workload_params& p)
       : s_{std::uint64_t(p.integer("buffer_size")), std::uint64_t(p.integer("producers")),

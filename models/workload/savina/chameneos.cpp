@@ -89,7 +89,7 @@ class mall final : public behavior {
   std::uint64_t acc_ = 0;
 };
 
-class chameneos final : public workload {
+class chameneos final : public savina_workload {
  public:
   explicit chameneos(const workload_params& p)
       : s_{std::uint64_t(p.integer("chameneos")), std::uint64_t(p.integer("meetings")), {}, {}} {}

@@ -91,7 +91,7 @@ class worker final : public behavior {
 std::uint64_t worker_end_print(std::uint64_t worker) { return reply_print(worker_end, worker, 0); }
 using master = savina::end_master<setup, &setup::dict, dictionary_end, worker_end_print>;
 
-class concdict final : public workload {
+class concdict final : public savina_workload {
  public:
   concdict(const workload_params& p, std::uint64_t seed)
       : s_{seed, std::uint64_t(p.integer("workers")), std::uint64_t(p.integer("messages")),

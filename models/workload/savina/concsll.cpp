@@ -103,7 +103,7 @@ class worker final : public behavior {
 std::uint64_t worker_end_print(std::uint64_t worker) { return reply_print(worker_end, worker, 0); }
 using master = savina::end_master<setup, &setup::list, list_end, worker_end_print>;
 
-class concsll final : public workload {
+class concsll final : public savina_workload {
  public:
   concsll(const workload_params& p, std::uint64_t seed)
       : s_{seed,

@@ -53,7 +53,7 @@ class producer final : public behavior {
   std::uint64_t acc_ = 0;
 };
 
-class count final : public workload {
+class count final : public savina_workload {
  public:
   explicit count(const workload_params& p) : n_(std::uint64_t(p.integer("messages"))) {}
 

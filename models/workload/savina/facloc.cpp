@@ -217,7 +217,7 @@ class producer final : public behavior {
   std::uint64_t next_ = 0;
 };
 
-class facloc final : public workload {
+class facloc final : public savina_workload {
  public:
   facloc(const workload_params& p, std::uint64_t seed)
       : s_{std::uint64_t(p.integer("num_points")), p.real("grid_size"),

@@ -56,7 +56,7 @@ class fib_call final : public behavior {
   std::uint64_t print_ = 0, value_ = 0;
 };
 
-class fib final : public workload {
+class fib final : public savina_workload {
  public:
   explicit fib(const workload_params& p) : n_(std::uint64_t(p.integer("n"))) {}
 

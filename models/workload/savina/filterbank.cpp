@@ -219,7 +219,7 @@ class sink final : public counted {
   std::vector<double> got_;
 };
 
-class filterbank final : public workload {
+class filterbank final : public savina_workload {
  public:
   explicit filterbank(const workload_params& p) {
     s_.simulations = std::uint64_t(p.integer("num_simulations"));

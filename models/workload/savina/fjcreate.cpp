@@ -54,7 +54,7 @@ class creator final : public behavior {
   setup& s_;
 };
 
-class fjcreate final : public workload {
+class fjcreate final : public savina_workload {
  public:
   explicit fjcreate(const workload_params& p) : s_{std::uint64_t(p.integer("actors")), savina_fjthrput::theta, {}} {}
 

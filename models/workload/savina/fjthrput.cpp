@@ -54,7 +54,7 @@ class sender final : public behavior {
   const setup& s_;
 };
 
-class fjthrput final : public workload {
+class fjthrput final : public savina_workload {
  public:
   explicit fjthrput(const workload_params& p)
       : s_{std::uint64_t(p.integer("actors")), std::uint64_t(p.integer("messages")), theta, {}} {}

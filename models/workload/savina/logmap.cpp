@@ -114,7 +114,7 @@ class logmap_master final : public behavior {
   std::uint64_t terms_, received_ = 0, acc_ = 0;
 };
 
-class logmap final : public workload {
+class logmap final : public savina_workload {
  public:
   explicit logmap(const workload_params& p)
       : terms_(std::uint64_t(p.integer("terms"))), series_(std::uint64_t(p.integer("series"))),

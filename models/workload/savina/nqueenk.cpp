@@ -135,7 +135,7 @@ class nqueenk_master final : public behavior {
   bool stopping_ = false;
 };
 
-class nqueenk final : public workload {
+class nqueenk final : public savina_workload {
  public:
   explicit nqueenk(const workload_params& p)
       : s_{std::uint64_t(p.integer("size")), std::uint64_t(p.integer("threshold")),

@@ -88,7 +88,7 @@ class arbitrator final : public behavior {
   std::uint64_t acc_ = 0;
 };
 
-class philosophers final : public workload {
+class philosophers final : public savina_workload {
  public:
   explicit philosophers(const workload_params& p)
       : n_(std::uint64_t(p.integer("philosophers"))), rounds_(std::uint64_t(p.integer("rounds"))) {}

@@ -60,7 +60,7 @@ class pinger final : public behavior {
   std::uint64_t acc_ = 0;
 };
 
-class pingpong final : public workload {
+class pingpong final : public savina_workload {
  public:
   explicit pingpong(const workload_params& p) : pings_(std::uint64_t(p.integer("pings"))) {}
 

@@ -112,7 +112,7 @@ struct reference_sum {
   limbs sum;
 };
 
-class piprecision final : public workload {
+class piprecision final : public savina_workload {
  public:
   explicit piprecision(const workload_params& p) : precision_(std::uint32_t(p.integer("precision"))) {
     s_.workers = std::uint32_t(p.integer("num_workers"));

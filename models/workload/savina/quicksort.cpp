@@ -95,7 +95,7 @@ struct input_and_tree {
   reference ref;
 };
 
-class quicksort final : public workload {
+class quicksort final : public savina_workload {
  public:
   quicksort(const workload_params& p, std::uint64_t seed)
       : n_(std::uint64_t(p.integer("n"))), m_(std::uint64_t(p.integer("m"))), seed_(seed),

@@ -81,7 +81,7 @@ class validator final : public behavior {
   std::uint64_t acc_ = 0;
 };
 
-class radixsort final : public workload {
+class radixsort final : public savina_workload {
  public:
   radixsort(const workload_params& p, std::uint64_t seed) : m_(std::uint64_t(p.integer("m"))), seed_(seed) {
     // Savina's radix is m/2 halved: a single bit only when m is a power of two.

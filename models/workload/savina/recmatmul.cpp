@@ -93,7 +93,7 @@ class master final : public behavior {
   std::uint64_t acc_ = 0;
 };
 
-class recmatmul final : public workload {
+class recmatmul final : public savina_workload {
  public:
   explicit recmatmul(const workload_params& p)
       : s_{std::uint64_t(p.integer("data_length")), std::uint64_t(p.integer("block_threshold")),

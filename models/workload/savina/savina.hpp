@@ -7,6 +7,13 @@
 #include "../workload.hpp"
 
 namespace twinsched {
+/// A Savina benchmark whose actors compute or only pass messages: none busy-waits (barber,
+/// cigsmok and uct do, and derive from workload itself).
+class savina_workload : public workload {
+ public:
+  bool burns() const override { return false; }
+};
+
 std::vector<workload_info> savina_micro_workloads();
 std::vector<workload_info> savina_concurrency_workloads();
 std::vector<workload_info> savina_parallelism_workloads();  ///< the next two together

@@ -82,7 +82,7 @@ class number_producer final : public behavior {
   actor_ref first_;
 };
 
-class sieve final : public workload {
+class sieve final : public savina_workload {
  public:
   explicit sieve(const workload_params& p)
       : s_{std::uint64_t(p.integer("n")), std::uint64_t(p.integer("m")), p.real("division_ns")},

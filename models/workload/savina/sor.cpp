@@ -156,7 +156,7 @@ class half final : public behavior {
   bool runner_;
 };
 
-class sor final : public workload {
+class sor final : public savina_workload {
  public:
   sor(const workload_params& p, std::uint64_t seed) : seed_(seed) {
     s_.s = data_sizes[p.integer("n")];

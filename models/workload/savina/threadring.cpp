@@ -42,7 +42,7 @@ class ring_actor final : public behavior {
   actor_ref next_;
 };
 
-class threadring final : public workload {
+class threadring final : public savina_workload {
  public:
   explicit threadring(const workload_params& p)
       : actors_(std::uint64_t(p.integer("actors"))), hops_(std::uint64_t(p.integer("hops"))) {}

@@ -84,7 +84,7 @@ class master final : public behavior {
   const setup& s_;
 };
 
-class trapezoid final : public workload {
+class trapezoid final : public savina_workload {
  public:
   explicit trapezoid(const workload_params& p)
       : s_{std::uint64_t(p.integer("w")), p.real("l"), p.real("r"),

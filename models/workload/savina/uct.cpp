@@ -189,6 +189,9 @@ class uct final : public workload {
            std::uint64_t(p.integer("urgent_node_percent")), p.real("comp_ns")},
         seed_(seed) {}
 
+  /// Savina's computation is charged only where comp_ns says (0 by default).
+  bool burns() const override { return s_.comp_ns > 0; }
+
   void start(context& ctx) override {
     auto r = ctx.spawn_as<uct_root>({.name = "uct-root"}, s_, seed_);
     root_ = &r.behavior;
