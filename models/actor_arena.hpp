@@ -25,7 +25,8 @@ class arena {
 
   template <class... Args>
   T* emplace(Args&&... args) {
-    if (size_ == chunks_.size() * per_chunk) chunks_.push_back(std::make_unique<chunk>());
+    // not zeroed: each cell is constructed before use, and a chunk's untouched pages are never faulted in
+    if (size_ == chunks_.size() * per_chunk) chunks_.push_back(std::make_unique_for_overwrite<chunk>());
     T* slot = reinterpret_cast<T*>(chunks_.back()->bytes) + size_ % per_chunk;
     T* x = new (slot) T(std::forward<Args>(args)...);
     ++size_;
