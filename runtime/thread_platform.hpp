@@ -79,7 +79,7 @@ class thread_platform {
     std::condition_variable cv_;
   };
 
-  /// `calibrate_burn`: time the busy loop (burn_ns) now, ~7 ms, so that no turn pays for it.
+  /// `calibrate_burn`: time the busy loop (burn_ns) now, a few milliseconds, so that no turn pays for it.
   /// A run whose workload never burns (workload::burns) skips it; a burn_ns would still
   /// calibrate at its first call.
   explicit thread_platform(bool calibrate_burn = true);

@@ -77,7 +77,7 @@ class workload {
   /// what they cost); asked once, before `start`. Most need none.
   virtual std::uint64_t shared_words() const { return 0; }
   /// False when no behavior calls burn_ns: the real platform then skips timing its busy loop
-  /// before the run (~7 ms of every launch). Asked once, before `start`.
+  /// before the run (milliseconds of every launch). Asked once, before `start`.
   virtual bool burns() const { return true; }
   /// True if its behaviors (or `start`) set timers (context::send_after): the run then starts
   /// the timer service (models/timer_service.hpp). Asked once, before `start`.
