@@ -96,6 +96,7 @@ TEST_CASE("trapezoid: the check refuses a job lost, answered twice or wrong, a s
     bad.replies[1] = 2;  // answered twice
     bad.total += bad.area[1];
     CHECK_FALSE(judge(bad, 4, h, left, right).ok);
+    CHECK(judge(bad, 4, h, left, right).why == "job 1 replied 2 times");
     bad = good;
     bad.strays = 1;
     CHECK_FALSE(judge(bad, 4, h, left, right).ok);

@@ -114,7 +114,9 @@ class trapezoid final : public savina_workload {
   std::string detail() const override {
     const judgement& j = judged();
     char buf[192];
-    if (j.estimated == 0)
+    if (!j.ok)
+      std::snprintf(buf, sizeof buf, "area = %.12f; check failed: %s", master_->got_.total, j.why.c_str());
+    else if (j.estimated == 0)
       std::snprintf(buf, sizeof buf, "area = %.12f (%llu jobs summed again)", master_->got_.total,
                     (unsigned long long)j.summed);
     else

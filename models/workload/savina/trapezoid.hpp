@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace twinsched::savina_trapezoid {
@@ -110,6 +112,7 @@ struct judgement {
   bool ok = false;
   std::uint64_t summed = 0, estimated = 0;  ///< jobs checked against their sum, their estimate
   double widest = 0;                        ///< the largest tolerance an estimated job had
+  std::string why;                          ///< what failed, when it did
 };
 
 /// Every job replied once and nothing else did; each job's area is what summing its trapezoids
@@ -119,27 +122,37 @@ struct judgement {
 template <class Left, class Right>
 judgement judge(const received& got, std::uint64_t jobs, double h, Left left, Right right) {
   judgement j;
-  if (got.strays != 0 || got.area.size() != jobs || got.replies.size() != jobs) return j;
+  const auto fail = [&j](std::string why) {
+    j.why = std::move(why);
+    return j;
+  };
+  if (got.strays != 0) return fail(std::to_string(got.strays) + " replies named no job");
+  if (got.area.size() != jobs || got.replies.size() != jobs) return fail("the replies are not filed by job");
   std::int64_t all = 0;
   for (std::uint64_t i = 0; i < jobs; ++i) all += pieces(left(i), right(i), h);
   double sum = 0, magnitude = 0;
   for (std::uint64_t i = 0; i < jobs; ++i) {
-    if (got.replies[i] != 1) return j;
+    const std::string job = "job " + std::to_string(i);
+    if (got.replies[i] != 1) return fail(job + " replied " + std::to_string(got.replies[i]) + " times");
     const double area = got.area[i];
     const std::int64_t n = pieces(left(i), right(i), h);
     const area_estimate e = all > sum_jobs_up_to ? estimate_area(left(i), n, h) : area_estimate{};
     if (e.usable) {
-      if (!(std::fabs(area - e.area) <= e.tolerance)) return j;
+      if (!(std::fabs(area - e.area) <= e.tolerance))
+        return fail(job + "'s area " + std::to_string(area) + " is off its estimate by more than " +
+                    std::to_string(e.tolerance));
       ++j.estimated;
       j.widest = std::max(j.widest, e.tolerance);
     } else {
-      if (!(area == worker_area(left(i), right(i), h))) return j;
+      if (!(area == worker_area(left(i), right(i), h))) return fail(job + "'s area is not its trapezoids' sum");
       ++j.summed;
     }
     sum += area;
     magnitude += std::fabs(area);
   }
-  j.ok = std::fabs(got.total - sum) <= 2 * double(jobs) * std::numeric_limits<double>::epsilon() * magnitude;
+  if (!(std::fabs(got.total - sum) <= 2 * double(jobs) * std::numeric_limits<double>::epsilon() * magnitude))
+    return fail("the master's total is not the sum of its replies");
+  j.ok = true;
   return j;
 }
 
