@@ -50,6 +50,7 @@ const std::vector<cost_key>& cost_table() {
       {"cold_actor", &machine_model::cold_actor},
       {"llc_actor", &machine_model::llc_actor},
       {"memory_load", &machine_model::memory_load},
+      {"stream_load", &machine_model::stream_load},
   };
   return t;
 }

@@ -62,6 +62,10 @@ struct machine_model {
   /// left every cache (the mailbox is a linked list, so each envelope's address comes from the
   /// load before it). 0: such a read costs cold_actor.
   double memory_load = 0;
+  /// A queued message's envelope read from memory next to the one this core read before it
+  /// (slot +-1), with no other miss between: an actor draining a burst sent in order, which the
+  /// hardware prefetcher streams in (sim_platform.cpp, touch_message). 0: memory_load.
+  double stream_load = 0;
 
   // [kernels]: ns per unit of a workload's compute kernel (workload_info::kernels), measured by
   // calibrate; the simulator uses it for the kernel's parameter when a scenario leaves it unset.

@@ -218,6 +218,11 @@ class sim_platform {
   static constexpr double cell_bytes = 128;
   double cache_bytes_ = 0, cold_actor_ = 0;
   double memory_load_ = 0;  // a queued message read from memory (touch_message); cold_actor_ where the model has none
+  double stream_load_ = 0;  // a line of a stream the prefetcher follows (touch_message, touch_state)
+  bool streams_ = false;    // the machine has stream_load
+  std::vector<std::uint32_t> last_read_slot_;  // per core: the envelope slot its last turn read, or no_stream
+  std::vector<std::uint32_t> last_cold_actor_;  // per core: the actor it last missed on, or no_stream
+  static constexpr std::uint32_t no_stream = ~0u;
   double shared_bytes_ = 0, llc_actor_ = 0;  // the shared level; shared_bytes_ 0: off
   static constexpr std::uint32_t no_unit = ~0u;
   // The lists hold units: 2a is actor a's cell, 2a + 1 its behavior and declared state;

@@ -53,6 +53,8 @@
 //       way from the first latency to the last is the shared level (each set's latency the
 //       least of three passes; --shared-cache-kib overrides); the last latency, a load from
 //       memory that nothing overlaps, is memory_load
+//   stream_load: a chain of lines linked in ascending address order over 128 MiB, per load
+//       (a burst of envelopes read in the order sent: the prefetcher streams them)
 //   kernels: each registered workload kernel (pi's Leibniz term) timed on one thread, ns a unit
 //       (the mean of millisecond batches, the slowest tenth left out: kernels run long, at the
 //       machine's typical rate, timer ticks included)

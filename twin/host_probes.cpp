@@ -140,4 +140,21 @@ std::uint32_t shared_cache_kib(std::uint32_t private_kib, std::vector<std::pair<
   return best;
 }
 
+double stream_load_ns() {
+  const std::size_t n = std::size_t(128) << 20 >> 6;
+  std::vector<chain_link> chain(n);
+  for (std::size_t i = 0; i < n; ++i) chain[i].next = &chain[(i + 1) % n];
+  constexpr int steps = 200'000;
+  double least = std::numeric_limits<double>::infinity();
+  const chain_link* p = &chain[0];
+  for (int pass = 0; pass < 3; ++pass) {
+    for (std::size_t i = 0; i < n / 2; ++i) p = p->next;  // half a lap: what lies ahead left the caches
+    const auto t0 = clk::now();
+    for (int i = 0; i < steps; ++i) p = p->next;
+    asm volatile("" : : "r"(p));
+    least = std::min(least, ns_since(t0) / steps);
+  }
+  return least;
+}
+
 }  // namespace twinsched::calib

@@ -107,4 +107,10 @@ std::uint32_t private_cache_kib();
 /// only the 2 MiB set below its bar drops the level).
 std::uint32_t shared_cache_kib(std::uint32_t private_kib, std::vector<std::pair<std::uint32_t, double>>& latency);
 
+/// A load from memory whose line follows the last one in address order, as a turn reads the
+/// next of a burst of queued envelopes: one thread follows a chain of lines linked in
+/// ascending order over 128 MiB (past every cache; each load's address in the line before,
+/// as a mailbox's links are), ns per load, the least of three passes (other tenants only slow it).
+double stream_load_ns();
+
 }  // namespace twinsched::calib

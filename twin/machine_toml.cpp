@@ -65,6 +65,7 @@ std::string machine_toml(const calibration& c) {
   cost("cold_actor", m.cold_actor);
   cost("llc_actor", m.llc_actor);  // 0: no shared level, or hits there cost nothing more
   cost("memory_load", m.memory_load);
+  cost("stream_load", m.stream_load);
   if (!m.kernels.empty()) {
     t += "\n[kernels]\n";
     for (const auto& [name, ns] : m.kernels) cost(name.c_str(), ns);

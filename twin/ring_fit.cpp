@@ -179,7 +179,8 @@ void measure_shared_level(calibration_run& run, const ring_setup& rs) {
     m.shared_cache_kib = std::uint32_t(run.opt.shared_cache_kib);
   }
   if (!sweep.empty()) m.memory_load = sweep.back().second;
-  walk += fmt(" (memory_load %.0f ns)", m.memory_load);
+  m.stream_load = std::min(stream_load_ns(), m.memory_load);
+  walk += fmt(" (memory_load %.0f ns; lines in address order, stream_load %.1f ns)", m.memory_load, m.stream_load);
   const std::int64_t llc_actors = std::int64_t(m.shared_cache_kib) * 1024 / 2 / 256;
   if (llc_actors * 192 <= std::int64_t(m.private_cache_kib) * 1024 * 5 / 4) {
     m.shared_cache_kib = 0;

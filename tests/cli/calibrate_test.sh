@@ -23,7 +23,7 @@
 # walk's latency curve, which a neighbour on the shared cache shifts: within x4, or 0 on one
 # side (a loaded machine can hide the level); llc_actor, a residual of a few ns: as cold_actor.
 # memory_load is the same walk's latency over 128 MiB (one thread's dependent loads, ~190-250 ns
-# here): as the single-thread terms, within x3.
+# here): as the single-thread terms, within x3; stream_load (a walk in address order, a few ns) too.
 # queue_op, envelope, mailbox_push and mailbox_pop are residuals too (the runtime code's real
 # time minus what the simulator charges for its atomics), which noise can push to 0 (seen under
 # ASan beside other tests: mailbox_push 0 vs 8 ns, and 23.8 vs 7.3 ns in CI): within x3, or both

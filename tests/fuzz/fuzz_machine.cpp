@@ -33,7 +33,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (double c : {m.atomic_load, m.atomic_store, m.atomic_rmw, m.fence, m.line_same_socket, m.line_cross_socket,
                    m.migration_per_kib, m.lock_handoff, m.contended_unlock, m.queue_op, m.locked_queue_op, m.park,
                    m.unpark, m.wake_latency, m.spin, m.yield, m.message, m.turn, m.envelope, m.mailbox_push,
-                   m.mailbox_pop, m.burn_call, m.cold_actor, m.llc_actor, m.memory_load})
+                   m.mailbox_pop, m.burn_call, m.cold_actor, m.llc_actor, m.memory_load,
+                   m.stream_load})
     if (!(c >= 0) || !std::isfinite(c)) fuzz::broken("accepted a cost of", std::to_string(c).c_str());
   return 0;
 }

@@ -52,6 +52,8 @@ constexpr std::int64_t locked_queue_op = 11, cold_actor = 400;
 constexpr std::int64_t llc_actor = 60;
 /// a queued message's envelope read from memory (a link of the mailbox's list: nothing overlaps it)
 constexpr std::int64_t memory_load = 250;
+/// an envelope read from memory right after the one before it (ascending slots: prefetched)
+constexpr std::int64_t stream_load = 13;
 /// an unlock's futex wake after contention (glibc's slow path; the taker's futex wait is park)
 constexpr std::int64_t contended_unlock = 30;
 /// The probe's private cache: 4 KiB, the footprints of 16 actors of 64 declared bytes
@@ -88,6 +90,7 @@ std::string probe_machine_text() {
   set("cold_actor", cost::cold_actor);
   set("llc_actor", cost::llc_actor);
   set("memory_load", cost::memory_load);
+  set("stream_load", cost::stream_load);
   t += "[simulation]\nquantum_ns = 1e9\n";  // one simulated second: no scenario here comes near it
   return t;
 }
@@ -155,7 +158,7 @@ TEST_CASE("the probe machine gives every cost term its own value") {
                           m.line_cross_socket, m.migration_per_kib, m.lock_handoff, m.queue_op, m.park,
                           m.unpark, m.wake_latency, m.spin, m.yield, m.message, m.turn, m.envelope,
                           m.mailbox_push, m.mailbox_pop, m.burn_call, m.locked_queue_op, m.cold_actor, m.contended_unlock,
-                          m.llc_actor, m.memory_load};
+                          m.llc_actor, m.memory_load, m.stream_load};
   CHECK(values.size() == machine_cost_keys().size());
 }
 
@@ -1157,6 +1160,108 @@ TEST_CASE("an envelope's write is free, its read after the cache turned over cos
   CHECK(t.read_after_17_actors == cost::memory_load);  // envelopes share the actors' cache
 }
 
+TEST_CASE("adjacent envelopes read from memory with no other miss between cost stream_load, others memory_load") {
+  // count's million messages to one actor: read in the order sent, slots walk down within a
+  // pool's batch and up across batches, and the prefetcher streams them (sim_platform.cpp,
+  // touch_message). A gap starts a new run, and so does a miss on an actor between two reads
+  // (fanout-idle's one message per cold actor). Each core has its own run.
+  struct times {
+    std::int64_t first, next, next_again, other_core_between, gap, down_first, down_next, after_actor_miss,
+        without_stream_load;
+  };
+  auto evict = [](sim_platform& plat, std::uint32_t from) {  // 17 x 256 B: the 4 KiB private cache turned over
+    for (std::uint32_t i = 0; i < 17; ++i) plat.touch_state(from + i, 64, touch_at::turn);
+  };
+  times t = in_child<times>([&] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      bool first_done = false, other_done = false;
+      plat.start_worker(0, [&] {
+        for (std::uint32_t s : {10, 11, 12, 13, 20, 31, 30, 29}) plat.touch_message(s, touch_at::push);
+        evict(plat, 100);
+        r.first = timed(plat, [&] { plat.touch_message(10, touch_at::turn); });
+        r.next = timed(plat, [&] { plat.touch_message(11, touch_at::turn); });
+        r.next_again = timed(plat, [&] { plat.touch_message(12, touch_at::turn); });
+        first_done = true;
+        await(plat, other_done);  // worker 1 missed on actors and an envelope meanwhile: its own core
+        r.other_core_between = timed(plat, [&] { plat.touch_message(13, touch_at::turn); });
+        r.gap = timed(plat, [&] { plat.touch_message(20, touch_at::turn); });
+        r.down_first = timed(plat, [&] { plat.touch_message(31, touch_at::turn); });
+        r.down_next = timed(plat, [&] { plat.touch_message(30, touch_at::turn); });
+        plat.touch_state(999, 64, touch_at::turn);  // never touched: a miss
+        r.after_actor_miss = timed(plat, [&] { plat.touch_message(29, touch_at::turn); });
+      });
+      plat.start_worker(1, [&] {
+        await(plat, first_done);
+        plat.touch_message(500, touch_at::push);
+        evict(plat, 300);
+        plat.touch_message(500, touch_at::turn);
+        other_done = true;
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  t.without_stream_load = in_child<std::int64_t>([] {
+    machine_model m = probe_machine();
+    m.stream_load = 0;  // files written before it: every read from memory is memory_load
+    std::int64_t r = 0;
+    simulate(m, [&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        plat.touch_message(10, touch_at::push);
+        plat.touch_message(11, touch_at::push);
+        for (std::uint32_t i = 0; i < 17; ++i) plat.touch_state(100 + i, 64, touch_at::turn);
+        plat.touch_message(10, touch_at::turn);
+        r = timed(plat, [&] { plat.touch_message(11, touch_at::turn); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.first == cost::memory_load);
+  CHECK(t.next == cost::stream_load);
+  CHECK(t.next_again == cost::stream_load);
+  CHECK(t.other_core_between == cost::stream_load);
+  CHECK(t.gap == cost::memory_load);
+  CHECK(t.down_first == cost::memory_load);
+  CHECK(t.down_next == cost::stream_load);
+  CHECK(t.after_actor_miss == cost::memory_load);
+  CHECK(t.without_stream_load == cost::memory_load);
+}
+
+TEST_CASE("a miss on the actor next to the one missed last costs stream_load a line and keeps an envelope run going") {
+  // fjcreate's shape: actors spawned one after another lie one after another in the arena,
+  // and turns in the reverse order of their spawning walk down them (sim_platform.cpp,
+  // touch_state). A turn's footprint is 192 bytes + 64 of state: 4 lines.
+  struct times {
+    std::int64_t first, next_actor, its_envelope, down, far_actor, envelope_after_far;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      plat.start_worker(0, [&] {
+        for (std::uint32_t s : {40, 41, 42}) plat.touch_message(s, touch_at::push);
+        for (std::uint32_t i = 0; i < 17; ++i) plat.touch_state(100 + i, 64, touch_at::turn);  // the cache turned over
+        r.first = timed(plat, [&] { plat.touch_state(10, 64, touch_at::turn); });
+        plat.touch_message(40, touch_at::turn);
+        r.next_actor = timed(plat, [&] { plat.touch_state(11, 64, touch_at::turn); });
+        r.its_envelope = timed(plat, [&] { plat.touch_message(41, touch_at::turn); });
+        r.down = timed(plat, [&] { plat.touch_state(9, 64, touch_at::turn); });  // 11, then 9: not next to it
+        r.far_actor = timed(plat, [&] { plat.touch_state(500, 64, touch_at::turn); });
+        r.envelope_after_far = timed(plat, [&] { plat.touch_message(42, touch_at::turn); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.first == cost::cold_actor);
+  CHECK(t.next_actor == 4 * cost::stream_load);
+  CHECK(t.its_envelope == cost::stream_load);  // the actor's stream did not end the envelopes'
+  CHECK(t.down == cost::cold_actor);
+  CHECK(t.far_actor == cost::cold_actor);
+  CHECK(t.envelope_after_far == cost::memory_load);
+}
+
 TEST_CASE("without memory_load an envelope read from memory costs cold_actor, and a shared level with llc_actor 0 is still a level") {
   // Files written before memory_load existed keep their meaning. A calibration whose shared-
   // level ring ran no slower than simulated (llc_actor 0) keeps the level: a hit there is free.
@@ -1167,6 +1272,7 @@ TEST_CASE("without memory_load an envelope read from memory costs cold_actor, an
     times r{};
     machine_model m = probe_machine();
     m.memory_load = 0;
+    m.stream_load = 0;  // nor this, written later still
     m.llc_actor = 0;
     m.shared_cache_kib = 16;
     simulate(m, [&](sim_platform& plat) {
