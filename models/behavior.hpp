@@ -73,6 +73,12 @@ class context {
   /// inside the actor: spawn_as calls this).
   virtual actor_ref spawn_made(const behavior_maker& m, const spawn_options& o) = 0;
   virtual void send(actor_ref to, const message& m) = 0;
+  /// send(to, m) for a message that carries `bytes` of data besides its words: an array or a
+  /// block its sender wrote, in memory the receiver reads through the message (a pointer or
+  /// index in `m`), `bytes` being what the receiver will read. Real cores pay for moving them
+  /// by themselves; the simulator charges it where the receiving turn runs on another core
+  /// than the send (platform.hpp 14b). Elsewhere (no scheduler), a plain send.
+  virtual void send_data(actor_ref to, const message& m, std::uint32_t /*bytes*/) { send(to, m); }
   /// Replace the current actor's behavior, effective from the next message.
   virtual void become(std::unique_ptr<behavior> b) = 0;
   /// Stop the current actor; messages still queued or sent later become dead letters.

@@ -18,8 +18,11 @@ struct alignas(64) envelope {
   /// Its place among its depot's envelopes, in the order they were made, fixed for its life: how the
   /// simulator's cache model names it (platform.hpp 14). In the line's spare bytes.
   std::uint32_t slot = 0;
+  /// Bytes of data its message carries (context::send_data), else 0: set by send_data, put
+  /// back to 0 by the turn that reads them, so a plain send stores nothing more.
+  std::uint32_t data_bytes = 0;
 };
-static_assert(sizeof(message) + 3 * 8 + 4 <= 64, "an envelope fits one cache line");
+static_assert(sizeof(message) + 3 * 8 + 2 * 4 <= 64, "an envelope fits one cache line");
 
 /// A message's id: its sending actor (0: the workload's start) << 32 | that sender's count of
 /// sends. Unique in a run, and independent of the schedule: a run and its replay name each

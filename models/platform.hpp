@@ -87,6 +87,13 @@
 //       gone from every cache since it was written (in the same LRU as 13), as when a
 //       last-in-first-out queue leaves a message waiting behind many others; the write costs
 //       nothing (it waits in the store buffer while its line comes). No scheduling point.
+//   14b. `touch_data(slot, bytes, at)`: the message in envelope `slot` carries `bytes` of data
+//       its sender wrote and its receiver reads (context::send_data: an array, a matrix block,
+//       in memory both reach). The send (`touch_at::push`) wrote them on the sender's core; the
+//       turn (`touch_at::turn`) reads them. The simulator charges their transfer when the turn
+//       runs on another core than the send (migration_per_kib, scaled like a line across
+//       sockets, as migrate_state's state); on one core, nothing (a profile's turn costs hold
+//       what reading them costs there). No scheduling point.
 //   15. `P::runtime_work(op)` (static): the runtime's own non-atomic work that the atomics
 //       above do not stand for, once per `runtime_op`: `message` (the worker loop's fixed
 //       cost per message: dispatch to the behavior, counters), `turn` (per actor turn),
@@ -183,6 +190,7 @@ concept platform_costs = requires(P& p, std::uint64_t ns, unsigned worker, std::
   { p.migrate_state(worker, worker, bytes, behavior_at::in_cell) } -> std::same_as<void>;
   { p.touch_state(std::uint32_t{}, bytes, touch_at::push) } -> std::same_as<void>;
   { p.touch_message(std::uint32_t{}, touch_at::turn) } -> std::same_as<void>;
+  { p.touch_data(std::uint32_t{}, bytes, touch_at::turn) } -> std::same_as<void>;
 };
 
 /// Contract 1-20: everything models/ may ask of the machine.

@@ -198,7 +198,12 @@ class worker final : public context {
     return r;
   }
 
-  void send(actor_ref to, const message& m) override {
+  void send(actor_ref to, const message& m) override { send_envelope(to, m, 0); }
+  /// A message with data (context::send_data): the envelope says how many bytes until the
+  /// turn that reads them (process), and the platform learns which core wrote them.
+  void send_data(actor_ref to, const message& m, std::uint32_t bytes) override { send_envelope(to, m, bytes); }
+
+  [[gnu::always_inline]] void send_envelope(actor_ref to, const message& m, std::uint32_t data_bytes) {
     runtime_part_begins();
     P::runtime_work(runtime_op::envelope);  // this get and the put that recycles it (platform.hpp 15)
     envelope<P>* e = pool_.get();
@@ -208,6 +213,10 @@ class worker final : public context {
     // pingpong message's time: docs/PERFORMANCE.md). A load per field is forwarded.
     copy_fields(e->msg, m);
     s_.plat().touch_message(e->slot, touch_at::push);  // platform.hpp 14
+    if (data_bytes) {  // a plain send's envelope holds 0 already (process puts it back)
+      e->data_bytes = data_bytes;
+      s_.plat().touch_data(e->slot, data_bytes, touch_at::push);  // platform.hpp 14b
+    }
     e->msg.sender = current_;
     ++sent_local_;
     // numbered by the sending actor, so that ids survive a different schedule (replay). Only
@@ -450,6 +459,10 @@ class worker final : public context {
 
   void process(cell& a, envelope<P>& e) {
     s_.plat().touch_message(e.slot, touch_at::turn);  // its message is read now (platform.hpp 14)
+    if (e.data_bytes) [[unlikely]] {
+      s_.plat().touch_data(e.slot, e.data_bytes, touch_at::turn);  // and its data (platform.hpp 14b)
+      e.data_bytes = 0;
+    }
     P::runtime_work(runtime_op::message);
     P::runtime_work(runtime_op::mailbox_pop);  // the pop that took it (per message, whichever path took it)
     if (tracing(trace_level::full)) emit(event_kind::message_begin, a.id(), e.id, 0);

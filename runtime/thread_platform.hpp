@@ -95,6 +95,7 @@ class thread_platform {
   void migrate_state(unsigned, unsigned, std::uint32_t, behavior_at) {}
   void touch_state(std::uint32_t, std::uint32_t, touch_at) {}
   void touch_message(std::uint32_t, touch_at) {}
+  void touch_data(std::uint32_t, std::uint32_t, touch_at) {}
   static void queue_op(queue_kind = queue_kind::deque) {}
   static void runtime_work(runtime_op) {}  // contract 15: the hardware pays for itself
   static constexpr const char* backend_name = "threads";

@@ -422,6 +422,21 @@ void sim_platform::touch_message(std::uint32_t slot, touch_at at) {
   if (cold) me->pending_ns += !from_memory ? llc_actor_ : streamed ? stream_load_ : memory_load_;
 }
 
+void sim_platform::touch_data(std::uint32_t slot, std::uint32_t bytes, touch_at at) {
+  actor_state* me = sim_detail::g.cur;
+  if (me->core < 0) return;  // the driver's sends (a workload's start) are before the run
+  if (at == touch_at::push) {
+    if (slot >= data_core_.size()) data_core_.resize(std::size_t(slot) + 1024, -1);
+    data_core_[slot] = std::int16_t(me->core);
+    return;
+  }
+  const int from = slot < data_core_.size() ? data_core_[slot] : -1;
+  if (from < 0 || from == me->core) return;
+  double stream = sim_detail::g.per_kib * double(bytes) / 1024.0;
+  if (sim_detail::g.same > 0) stream *= sim_detail::transfer(from, me->core) / sim_detail::g.same;
+  me->pending_ns += stream;
+}
+
 std::string sim_platform::where_now() const {
   const actor_state* me = sim_detail::g.cur;
   std::string w = me && me->worker >= 0 ? ", worker " + std::to_string(me->worker) : "";

@@ -155,6 +155,9 @@ class sim_platform {
   void touch_state(std::uint32_t actor, std::uint32_t bytes, touch_at at = touch_at::turn);
   /// Contract 14: a send writes envelope `slot` (push), a turn reads it (turn).
   void touch_message(std::uint32_t slot, touch_at at);
+  /// Contract 14b: a send records the core that wrote a message's data; a turn on another
+  /// core pays their transfer (migration_per_kib per KiB, scaled across sockets).
+  void touch_data(std::uint32_t slot, std::uint32_t bytes, touch_at at);
   /// Platform contract 11: one run-queue push or pop's non-atomic work (queue_op). Static,
   /// like fence(), because the deques that would call it hold no platform reference.
   static void queue_op(queue_kind k = queue_kind::deque) {
@@ -222,6 +225,7 @@ class sim_platform {
   bool streams_ = false;    // the machine has stream_load
   std::vector<std::uint32_t> last_read_slot_;  // per core: the envelope slot its last turn read, or no_stream
   std::vector<std::uint32_t> last_cold_actor_;  // per core: the actor it last missed on, or no_stream
+  std::vector<std::int16_t> data_core_;  // by envelope slot: the core whose send wrote its message's data (touch_data)
   static constexpr std::uint32_t no_stream = ~0u;
   double shared_bytes_ = 0, llc_actor_ = 0;  // the shared level; shared_bytes_ 0: off
   static constexpr std::uint32_t no_unit = ~0u;

@@ -1262,6 +1262,46 @@ TEST_CASE("a miss on the actor next to the one missed last costs stream_load a l
   CHECK(t.envelope_after_far == cost::memory_load);
 }
 
+TEST_CASE("a message's data read on another core costs migration_per_kib a KiB, scaled across sockets, nothing on its own core") {
+  // context::send_data: apsp's rows and columns, quicksort's lists (platform.hpp 14b). Workers
+  // 0 and 1 share socket 0; worker 2 is on socket 1.
+  struct times {
+    std::int64_t push, same_core, other_core, other_socket, driver_sent;
+  };
+  times t = in_child<times>([] {
+    times r{};
+    simulate([&](sim_platform& plat) {
+      bool sent = false, read1 = false;
+      plat.touch_data(9, 4096, touch_at::push);  // the driver's (a workload's start): before the run
+      plat.start_worker(0, [&] {
+        r.push = timed(plat, [&] {
+          plat.touch_data(7, 4096, touch_at::push);
+          plat.touch_data(8, 4096, touch_at::push);
+        });
+        r.same_core = timed(plat, [&] { plat.touch_data(7, 4096, touch_at::turn); });
+        sent = true;
+      });
+      plat.start_worker(1, [&] {
+        await(plat, sent);
+        r.other_core = timed(plat, [&] { plat.touch_data(8, 4096, touch_at::turn); });
+        r.driver_sent = timed(plat, [&] { plat.touch_data(9, 4096, touch_at::turn); });
+        read1 = true;
+      });
+      plat.start_worker(2, [&] {
+        await(plat, read1);
+        r.other_socket = timed(plat, [&] { plat.touch_data(8, 4096, touch_at::turn); });
+      });
+      plat.join_workers();
+    });
+    return r;
+  });
+  CHECK(t.push == 0);
+  CHECK(t.same_core == 0);
+  CHECK(t.other_core == 4 * cost::per_kib);
+  CHECK(t.other_socket == 4 * cost::per_kib * cost::cross / cost::same);
+  CHECK(t.driver_sent == 0);
+}
+
 TEST_CASE("without memory_load an envelope read from memory costs cold_actor, and a shared level with llc_actor 0 is still a level") {
   // Files written before memory_load existed keep their meaning. A calibration whose shared-
   // level ring ran no slower than simulated (llc_actor 0) keeps the level: a hit there is free.

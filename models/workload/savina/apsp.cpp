@@ -104,12 +104,22 @@ class block_actor final : public behavior {
   }
 
   /// Sends this block, as iteration k_ left it, to every actor of its block row and column.
+  /// Iteration k (this round's) reads row k of the blocks in block row k / b and column k of
+  /// those in block column k / b: what the receivers read of this one (send_data), a row (b
+  /// values, contiguous) down its column or a column (a line for each of b rows) along its row,
+  /// where it lies in that block row or column, else nothing but the reference.
   void notify(context& ctx) {
-    const std::uint64_t word = std::uint64_t(id_) << 32 | (k_ + 1);
+    const std::uint32_t next = k_ + 1, kb = next / s_.b;
+    const std::uint64_t word = std::uint64_t(id_) << 32 | next;
+    const bool used = next < s_.n;
+    const std::uint32_t row_bytes = used && bi_ == kb ? s_.b * 8 : 0, column_bytes = used && bj_ == kb ? s_.b * 64 : 0;
     for (std::uint32_t r = 0; r < s_.per_dim; ++r)
-      if (r != bi_) ctx.send(s_.refs[r * s_.per_dim + bj_], message{std::uint64_t(new block_ref(own_)), word, result_tag});
+      if (r != bi_)
+        ctx.send_data(s_.refs[r * s_.per_dim + bj_], message{std::uint64_t(new block_ref(own_)), word, result_tag}, row_bytes);
     for (std::uint32_t c = 0; c < s_.per_dim; ++c)
-      if (c != bj_) ctx.send(s_.refs[bi_ * s_.per_dim + c], message{std::uint64_t(new block_ref(own_)), word, result_tag});
+      if (c != bj_)
+        ctx.send_data(s_.refs[bi_ * s_.per_dim + c], message{std::uint64_t(new block_ref(own_)), word, result_tag},
+                      column_bytes);
   }
 
   const setup& s_;

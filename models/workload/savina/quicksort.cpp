@@ -27,8 +27,10 @@ struct quicksort_setup {
   bool done = false;
 };
 
-/// A list travels as a pointer in the message's first word; its receiver owns it.
+/// A list travels as a pointer in the message's first word; its receiver owns it and reads
+/// every value (send_data says how many bytes: what a turn on another core pulls across).
 std::uint64_t give(values v) { return std::uint64_t(new values(std::move(v))); }
+std::uint32_t bytes_of(const values& v) { return std::uint32_t(std::min<std::size_t>(v.size() * sizeof(v[0]), UINT32_MAX)); }
 std::unique_ptr<values> take(const message& m) { return std::unique_ptr<values>(reinterpret_cast<values*>(m.a)); }
 
 /// Savina's QuickSortActor. Its answer carries the prints of its subtree, so the root ends up
@@ -48,10 +50,10 @@ class quicksort_actor final : public behavior {
         return finish(ctx);
       }
       const std::uint64_t pivot = (*data)[data->size() / 2];
-      ctx.send(ctx.spawn_as<quicksort_actor>({}, s_, ctx.self(), std::uint32_t(left_tag)),
-               message{give(less_than(*data, pivot, units)), 0, sort_tag});
-      ctx.send(ctx.spawn_as<quicksort_actor>({}, s_, ctx.self(), std::uint32_t(right_tag)),
-               message{give(greater_than(*data, pivot, units)), 0, sort_tag});
+      send_list(ctx, ctx.spawn_as<quicksort_actor>({}, s_, ctx.self(), std::uint32_t(left_tag)),
+                less_than(*data, pivot, units), 0, sort_tag);
+      send_list(ctx, ctx.spawn_as<quicksort_actor>({}, s_, ctx.self(), std::uint32_t(right_tag)),
+                greater_than(*data, pivot, units), 0, sort_tag);
       result_ = equal_to(*data, pivot, units);
       ctx.did_work_ns(std::uint64_t(double(units) * s_.element_ns));
       ++fragments_;
@@ -66,9 +68,13 @@ class quicksort_actor final : public behavior {
   }
 
  private:
+  static void send_list(context& ctx, actor_ref to, values v, std::uint64_t b, std::uint32_t tag) {
+    const std::uint32_t bytes = bytes_of(v);
+    ctx.send_data(to, message{give(std::move(v)), b, tag}, bytes);
+  }
   void finish(context& ctx) {
     if (parent_) {
-      ctx.send(parent_, message{give(std::move(result_)), print_, side_});
+      send_list(ctx, parent_, std::move(result_), print_, side_);
     } else {
       s_.sorted = std::move(result_);
       s_.print = print_;
