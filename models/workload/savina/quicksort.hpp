@@ -27,20 +27,34 @@ inline values random_input(std::uint64_t n, std::uint64_t m, std::uint64_t seed)
   return v;
 }
 
+namespace detail {
+/// The values of in[b, e) that `keep` takes, written in order from out[k] on, their sum added
+/// to `sum`; returns the place after the last. Without a branch: every value is written at the
+/// next free place, which only moves on past a kept one (random input would mispredict a
+/// branch on every other value). Writes one place past the last kept value, so there must be
+/// one (k <= b, or the caller keeps a value out). A caller that ignores `sum` pays nothing
+/// for it: inlined, the add is dead.
+template <class Keep>
+std::size_t keep_into(const std::uint64_t* in, std::size_t b, std::size_t e, std::uint64_t* out, std::size_t k,
+                      std::uint64_t& sum, Keep keep) {
+  for (std::size_t i = b; i < e; ++i) {
+    const std::uint64_t x = in[i];
+    const bool kept = keep(x);
+    out[k] = x;
+    k += kept;
+    sum += x & (0 - std::uint64_t(kept));
+  }
+  return k;
+}
+}  // namespace detail
+
 /// Savina's filterLessThan, filterEqualsTo, filterGreaterThan: the values of `data` that
 /// compare so with the pivot, in their order. Each adds the elements it examined to `units`.
-/// Without a branch: every value is written at the next free place, which only moves on past a
-/// kept one (random input would mispredict a branch on every other value).
 template <class Keep>
 values filter(const values& data, std::uint64_t& units, Keep keep) {
   values out(data.size());
-  std::uint64_t* o = out.data();
-  std::size_t k = 0;
-  for (std::uint64_t x : data) {
-    o[k] = x;
-    k += keep(x);
-  }
-  out.resize(k);
+  std::uint64_t unused = 0;
+  out.resize(detail::keep_into(data.data(), 0, data.size(), out.data(), 0, unused, keep));
   units += data.size();
   return out;
 }
@@ -112,22 +126,6 @@ struct reference {
   std::uint64_t messages() const { return 2 * actors - 1; }
 };
 namespace detail {
-/// The values of in[b, e) that `keep` takes, written in order from out[k] on (without a branch,
-/// as filter() does), their sum added to `sum`; returns the place after the last. Writes one
-/// place past the last kept value, so there must be one: the caller keeps the pivot out.
-template <class Keep>
-std::size_t keep_into(const std::uint64_t* in, std::size_t b, std::size_t e, std::uint64_t* out, std::size_t k,
-                      std::uint64_t& sum, Keep keep) {
-  for (std::size_t i = b; i < e; ++i) {
-    const std::uint64_t x = in[i];
-    const bool kept = keep(x);
-    out[k] = x;
-    k += kept;
-    sum += x & (0 - std::uint64_t(kept));
-  }
-  return k;
-}
-
 /// The node whose list is in[b, e), of content `c`: its prints, then its sides filtered (stably,
 /// as the actors' filters are) into out[b, ...), each side's content summed on the way, where
 /// they recurse with the buffers' roles swapped. Two buffers for the whole tree and one pass per
