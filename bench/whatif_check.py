@@ -4,7 +4,9 @@ profiled, then predicted at N workers under every policy and compared with real 
 (the median of --runs launches, the policies' launches alternated).
 
 usage: bench/whatif_check.py [--twinsched BIN] [--machine M] [--cores N] [--runs R]
-                             [--out DIR] SCENARIO...
+                             [--out DIR] [--errors ACC.json ...] SCENARIO...
+--errors passes `twinsched accuracy --json` files to whatif: each range then also spans where
+80% of the model's errors at N workers lie.
 Prints per case the real median, the prediction, its error and whether the printed bar covers
 the real value; then the median |error| and the share covered. Writes nothing but --out's files
 (the recordings, profiles and whatif JSON).
@@ -28,6 +30,7 @@ def main():
     ap.add_argument("--cores", type=int, default=2)
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--out", default="whatif-check")
+    ap.add_argument("--errors", action="append", default=[], help="accuracy JSON for whatif --errors")
     ap.add_argument("scenarios", nargs="+")
     a = ap.parse_args()
     os.makedirs(a.out, exist_ok=True)
@@ -38,7 +41,8 @@ def main():
         rec, costs = f"{a.out}/{name}.tst", f"{a.out}/{name}-costs.toml"
         run([tw, "run", sc, "--workers", "1", "--trace", rec, "--trace-level", "decisions"])
         run([tw, "profile", sc, "-o", costs])
-        pred = json.loads(run([tw, "whatif", rec, "--costs", costs, "--machine", a.machine, "--cores", str(a.cores), "--json"]))
+        errs = [x for f in a.errors for x in ("--errors", f)]
+        pred = json.loads(run([tw, "whatif", rec, "--costs", costs, "--machine", a.machine, "--cores", str(a.cores), "--json"] + errs))
         with open(f"{a.out}/{name}-whatif.json", "w") as f:
             json.dump(pred, f, indent=1)
         cases = [c for c in pred["cases"] if "error" not in c]
@@ -55,7 +59,8 @@ def main():
             covered += inside
             rows.append((name, c["policy"], r, c["predicted_s"], e, pred["bar"], inside))
             print(f"{name:14s} {c['policy']:13s} real {r*1e3:9.2f} ms  predicted {c['predicted_s']*1e3:9.2f} ms "
-                  f"{e*100:+7.1f}%  bar +-{pred['bar']*100:5.1f}%  {'covered' if inside else 'MISSED'}", flush=True)
+                  f"{e*100:+7.1f}%  range {c['low_s']*1e3:9.2f} - {c['high_s']*1e3:9.2f} ms  "
+                  f"{'covered' if inside else 'MISSED'}", flush=True)
     print(f"\n{len(errors)} cases: median |error| {statistics.median(errors)*100:.1f}%, worst {max(errors)*100:.1f}%, "
           f"bar covers the real value in {covered} ({covered/len(errors)*100:.0f}%)")
 

@@ -24,19 +24,32 @@ namespace {
 struct whatif_cli {
   std::string trace, cores = "1,2,4", costs, report;
   std::vector<std::string> policies;  ///< --policy, checked against the registry; empty: every policy
+  std::vector<std::string> errors;    ///< --errors: accuracy JSON files, the model's measured errors
   sim_options opt;
   bool json = false;
 };
 
 std::string ms(double s) { return traces::fixed(s * 1e3, 3); }
 
-void print_head(const twin::whatif_run& w) {
+std::string pct(double x) { return (x >= 0 ? "+" : "") + traces::fixed(x * 100, 1) + "%"; }
+
+void print_head(const twin::whatif_run& w, const twin::model_errors& e) {
   std::cout << "recorded   " << w.trace << ": " << w.s.name << ", " << w.backend << ", " << w.s.sched.policy << ", "
             << w.recorded_workers << (w.recorded_workers == 1 ? " worker" : " workers") << ": makespan " << ms(w.recorded_s) << " ms\n"
             << "model      the same configuration simulated: " << ms(w.self.sim_s) << " ms ("
             << (w.error >= 0 ? "+" : "") << traces::fixed(w.error * 100, 1) << "%), so each prediction carries +-"
-            << traces::fixed(w.bar * 100, 1) << "%\n"
-            << "costs      "
+            << traces::fixed(w.bar * 100, 1) << "%\n";
+  if (!e.source.empty()) {
+    std::cout << "errors     " << e.source << ":";
+    for (const auto& [n, errs] : e.by_workers) {
+      const auto band = twin::conformal_band(errs, twin::whatif_coverage);
+      std::cout << ' ' << n << (n == 1 ? " worker " : " workers ")
+                << (band ? pct(band->low) + " to " + pct(band->high) : "too few") << " (" << errs.size() << ");";
+    }
+    std::cout << " a prediction's range also spans where " << traces::fixed(twin::whatif_coverage * 100, 0)
+              << "% of the model's errors at its core count lie\n";
+  }
+  std::cout << "costs      "
             << (w.self.costs.source.empty() ? "declared only (--costs FILE charges each turn's own code)"
                                             : "profile " + w.self.costs.source)
             << "\n\n  policy          cores   predicted ms          range ms   vs recorded\n";
@@ -63,17 +76,22 @@ nlohmann::json json_of(const twin::whatif_run& w) {
                       {"self_s", w.self.sim_s},   {"self_error", w.error},      {"bar", w.bar},
                       {"costs", w.self.costs.source}};
   j["cases"] = nlohmann::json::array();
-  for (const auto& c : w.cases)
-    j["cases"].push_back(c.error.empty() ? nlohmann::json{{"policy", c.policy}, {"cores", c.cores},
-                                                          {"predicted_s", c.r.sim_s}, {"low_s", c.low_s},
-                                                          {"high_s", c.high_s}, {"ok", c.r.ok()}}
-                                         : nlohmann::json{{"policy", c.policy}, {"cores", c.cores}, {"error", c.error}});
+  for (const auto& c : w.cases) {
+    nlohmann::json jc = c.error.empty() ? nlohmann::json{{"policy", c.policy}, {"cores", c.cores},
+                                                         {"predicted_s", c.r.sim_s}, {"low_s", c.low_s},
+                                                         {"high_s", c.high_s}, {"ok", c.r.ok()}}
+                                        : nlohmann::json{{"policy", c.policy}, {"cores", c.cores}, {"error", c.error}};
+    if (c.band) jc["error_band"] = {{"low", c.band->low}, {"high", c.band->high}, {"cases", c.band->cases}};
+    j["cases"].push_back(jc);
+  }
   return j;
 }
 
 int whatif(const whatif_cli& c) {
   files::check_input(c.trace, "the trace");
+  for (const std::string& f : c.errors) files::check_input(f, "--errors");
   if (!c.report.empty()) files::check_output(c.report, "--report", {c.trace, c.costs});
+  const twin::model_errors errors = twin::read_model_errors(c.errors);
   sim_options o = c.opt;
   if (!c.costs.empty()) {
     o.costs = std::make_shared<const cost_profile>(read_cost_profile(c.costs));
@@ -85,12 +103,15 @@ int whatif(const whatif_cli& c) {
       policies.push_back(p.name);
   const std::vector<std::uint32_t> cores = parse_whole_list(c.cores, 1, cores_limit);
   bool first = true;
-  const twin::whatif_run w = twin::what_if(c.trace, policies, cores, o, [&](const auto& run, const auto& wc) {
-    if (c.json) return;
-    if (first) print_head(run);
-    first = false;
-    print_case(run, wc);
-  });
+  const twin::whatif_run w = twin::what_if(
+      c.trace, policies, cores, o,
+      [&](const auto& run, const auto& wc) {
+        if (c.json) return;
+        if (first) print_head(run, errors);
+        first = false;
+        print_case(run, wc);
+      },
+      errors);
   if (c.json) std::cout << json_of(w).dump(2) << '\n';
   if (!c.report.empty()) {  // each prediction's bar as three repeats, beside the recording
     std::vector<viz::scaling_point> pts;
@@ -103,7 +124,9 @@ int whatif(const whatif_cli& c) {
     files::output_file page(c.report);
     viz::write_scaling_report(page.stream(), "twinsched whatif: " + w.s.name,
                               "predicted from " + w.trace + "; bars +-" + traces::fixed(w.bar * 100, 1) +
-                                  "% (the model's error on the recorded run)",
+                                  "% (the model's error on the recorded run)" +
+                                  (errors.source.empty() ? "" : ", widened to where 80% of its errors in " + errors.source +
+                                                                    " at each core count lie"),
                               pts);
     page.commit();
   }
@@ -121,12 +144,18 @@ constexpr const char* whatif_footer = R"(How it predicts: the recording's scenar
 under each --policy on each --cores (one worker per modeled core), with each turn's own code
 charged from --costs (a profile: `twinsched profile`). The recorded configuration, simulated
 the same way, lands some way from the recording's own makespan: that error, at least 5%, is
-each prediction's error bar.
+each prediction's error bar. That error says little about the model's at other core counts:
+--errors gives what the model measured there (`twinsched accuracy --json` files, e.g. the
+Savina suite on this machine), and each prediction's range then also spans where 80% of
+those errors at its core count lie (split conformal: real = predicted / (1 + error), the
+errors' 10% and 90% points by rank; at least 9 cases at that count).
 Examples:
   twinsched run savina/sieve --workers 1 --trace rec.tst
   twinsched profile savina/sieve -o costs.toml
   twinsched whatif rec.tst --costs costs.toml --cores 2,4,8 --report whatif.html
   twinsched whatif rec.tst --costs costs.toml --policy stealing,sharing --cores 16 --json
+  twinsched accuracy --scenario scenarios/savina/fib.toml --scenario scenarios/savina/count.toml ... --json > acc.json
+  twinsched whatif rec.tst --costs costs.toml --cores 2 --errors acc.json
 Exit codes: 0 every prediction's run is correct, 1 one failed its verdict, 2 a bad flag, trace or profile.)";
 
 }  // namespace
@@ -149,6 +178,10 @@ void add_whatif_command(CLI::App& app, action& chosen) {
         "a comma-separated list of N, each 1.." + std::to_string(cores_limit),
         [](const std::string& text) { parse_whole_list(text, 1, cores_limit); });
   cmd->add_option("--costs", c->costs, "A cost profile (`twinsched profile`) that charges each turn's own code.")
+      ->type_name("FILE");
+  cmd->add_option("--errors", c->errors,
+                  "`twinsched accuracy --json` files: the model's measured errors, which widen each prediction's "
+                  "range to where 80% of them at its core count lie. Repeat for more.")
       ->type_name("FILE");
   add_sim_flags(*cmd, c->opt);
   cmd->add_flag("--json", c->json, "Print one JSON object instead of the table.");

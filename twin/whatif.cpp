@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
 
 #include "scenarios/scenario_loader.hpp"
 #include "sim/replay_outcome.hpp"
@@ -11,9 +14,45 @@
 
 namespace twinsched::twin {
 
+model_errors read_model_errors(const std::vector<std::string>& files) {
+  model_errors m;
+  for (const std::string& f : files) {
+    m.source += (m.source.empty() ? "" : ", ") + f;
+    std::ifstream in(f);
+    if (!in) throw config_error(f + ": cannot be read");
+    nlohmann::json j;
+    try {
+      j = nlohmann::json::parse(in);
+    } catch (const nlohmann::json::parse_error& e) {
+      throw config_error(f + ": not JSON (" + e.what() + ")");
+    }
+    if (!j.is_object() || !j.contains("cases") || !j["cases"].is_array())
+      throw config_error(f + ": not the JSON of `twinsched accuracy --json` (no \"cases\")");
+    for (const auto& c : j["cases"]) {
+      const auto* e = c.contains("error") && c["error"].is_object() && c["error"].contains("makespan_ms")
+                          ? &c["error"]["makespan_ms"]
+                          : nullptr;
+      if (!c.value("ok", false) || c.value("host_moved", false) || !e || !e->is_number() || !c.contains("workers"))
+        continue;
+      m.by_workers[c["workers"].get<std::uint32_t>()].push_back(e->get<double>() / 100);
+    }
+  }
+  return m;
+}
+
+std::optional<error_band> conformal_band(std::vector<double> errors, double coverage) {
+  const std::size_t n = errors.size();
+  constexpr double slack = 1e-9;  // 1 - 0.8 is 0.19999...: 10 x that / 2 must still rank 1
+  const auto low_rank = std::size_t(std::floor(double(n + 1) * (1 - coverage) / 2 + slack));
+  const auto high_rank = std::size_t(std::ceil(double(n + 1) * (1 + coverage) / 2 - slack));
+  if (low_rank < 1 || high_rank > n) return std::nullopt;
+  std::sort(errors.begin(), errors.end());
+  return error_band{errors[low_rank - 1], errors[high_rank - 1], n};
+}
+
 whatif_run what_if(const std::string& trace, const std::vector<std::string>& policies,
                    const std::vector<std::uint32_t>& cores, const sim_options& base,
-                   const std::function<void(const whatif_run&, const whatif_case&)>& each) {
+                   const std::function<void(const whatif_run&, const whatif_case&)>& each, const model_errors& errors) {
   whatif_run w;
   w.trace = trace;
   {
@@ -49,6 +88,12 @@ whatif_run what_if(const std::string& trace, const std::vector<std::string>& pol
         c.r = simulate(s, o);
         c.low_s = c.r.sim_s * (1 - w.bar);
         c.high_s = c.r.sim_s * (1 + w.bar);
+        if (const auto e = errors.by_workers.find(n); e != errors.by_workers.end())
+          c.band = conformal_band(e->second, whatif_coverage);
+        if (c.band && c.band->low > -1) {  // an error of -100% would say the real run never ended
+          c.low_s = std::min(c.low_s, c.r.sim_s / (1 + c.band->high));
+          c.high_s = std::max(c.high_s, c.r.sim_s / (1 + c.band->low));
+        }
       } catch (const config_error& e) {
         c.error = e.what();
       }

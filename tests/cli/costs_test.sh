@@ -43,6 +43,35 @@ out=$("$bin" whatif rec.tst --costs slow.toml --policy stealing --cores 2 --json
 bar=$(sed -nE 's/^  "bar": ([0-9.]+),?$/\1/p' <<<"$out")
 [[ $out == *'"self_error": '[1-9]* && -n $bar && ${bar%%.*} -ge 1 ]] &&
   ok "whatif with another profile than the recording's: its error on the recording widens the bar" || fail "whatif json: $out"
+# --errors: the model's errors at 2 cores (ten cases, -50% to +40%; of n = 10 the 80% band is
+# ranks floor(11/10) = 1 to ceil(99/10) = 10) widen a 2-core prediction p's range to
+# [p / 1.4, p / 0.5]; 4 cores have no errors there, so their bar stays +-5%
+python3 - <<'PY'
+import json
+cases = [{"workers": 2, "ok": True, "host_moved": False, "error": {"makespan_ms": e}} for e in range(-50, 50, 10)]
+json.dump({"cases": cases}, open("errs.json", "w"))
+PY
+out=$("$bin" whatif rec.tst --costs f.toml --policy stealing --cores 2,4 --errors errs.json --json 2>&1); rc=$?
+check=$(python3 -c '
+import json, sys
+w = json.loads(sys.argv[1])
+c2, c4 = (next(c for c in w["cases"] if c["cores"] == n) for n in (2, 4))
+p2, p4 = c2["predicted_s"], c4["predicted_s"]
+ok = (abs(c2["low_s"] - p2 / 1.4) < 1e-9 * p2 and abs(c2["high_s"] - p2 / 0.5) < 1e-9 * p2
+      and c2["error_band"] == {"low": -0.5, "high": 0.4, "cases": 10}
+      and "error_band" not in c4 and abs(c4["low_s"] - p4 * 0.95) < 1e-9 * p4)
+print("ok" if ok else "bad")' "$out" 2>&1)
+[[ $rc -eq 0 && $check == ok ]] && ok "whatif --errors widens each range to where 80% of the model's errors at its cores lie" ||
+  fail "whatif --errors ($rc, $check): $out"
+out=$("$bin" whatif rec.tst --costs f.toml --policy stealing --cores 2 --errors errs.json 2>&1)
+[[ $out == *"errors     errs.json: 2 workers -50.0% to +40.0% (10); a prediction's range also spans where 80%"* ]] &&
+  ok "whatif names the errors it widened the ranges by" || fail "whatif --errors text: $out"
+err=$("$bin" whatif rec.tst --errors nope.json 2>&1); rc=$?
+[[ $rc -eq 2 && $err == *"nope.json"* ]] && ok "whatif refuses a missing --errors file" || fail "whatif --errors nope ($rc): $err"
+echo '{"runs": 1}' >notacc.json
+err=$("$bin" whatif rec.tst --errors notacc.json 2>&1); rc=$?
+[[ $rc -eq 2 && $err == *"notacc.json: not the JSON of \`twinsched accuracy --json\`"* ]] &&
+  ok "whatif refuses --errors that is not accuracy's JSON" || fail "whatif --errors notacc ($rc): $err"
 err=$("$bin" whatif rec.tst --policy nope 2>&1); rc=$?
 [[ $rc -eq 2 && $err == "twinsched: --policy: unknown policy 'nope' (see \`twinsched list policies\`)" ]] &&
   ok "whatif refuses an unknown policy" || fail "whatif --policy nope ($rc): $err"
