@@ -304,9 +304,13 @@ void sim_platform::migrate_state(unsigned from_worker, unsigned to_worker, std::
   if (from == to) return;
   ++stats_.migrations;
   const double line = sim_detail::transfer(int(from), int(to));  // same- or cross-socket
-  double stream = sim_detail::g.per_kib * double(bytes) / 1024.0;
-  if (sim_detail::g.same > 0) stream *= line / sim_detail::g.same;  // measured within a socket: across, scaled like a line
-  charge(line * (where == behavior_at::in_cell ? in_cell_lines : actor_overhead_lines) + stream);
+  charge(line * (where == behavior_at::in_cell ? in_cell_lines : actor_overhead_lines) + stream_ns(int(from), int(to), bytes));
+}
+
+double sim_platform::stream_ns(int from, int to, std::uint32_t bytes) {
+  const double stream = sim_detail::g.per_kib * double(bytes) / 1024.0;
+  // measured within a socket: across, scaled like a line
+  return sim_detail::g.same > 0 ? stream * (sim_detail::transfer(from, to) / sim_detail::g.same) : stream;
 }
 
 // The private-cache model (cold_actor). Each core keeps what its workers touched in an LRU
@@ -424,17 +428,14 @@ void sim_platform::touch_message(std::uint32_t slot, touch_at at) {
 
 void sim_platform::touch_data(std::uint32_t slot, std::uint32_t bytes, touch_at at) {
   actor_state* me = sim_detail::g.cur;
-  if (me->core < 0) return;  // the driver's sends (a workload's start) are before the run
-  if (at == touch_at::push) {
+  if (at == touch_at::push) {  // the driver's (a workload's start, before the run) records -1: free
     if (slot >= data_core_.size()) data_core_.resize(std::size_t(slot) + 1024, -1);
     data_core_[slot] = std::int16_t(me->core);
     return;
   }
   const int from = slot < data_core_.size() ? data_core_[slot] : -1;
-  if (from < 0 || from == me->core) return;
-  double stream = sim_detail::g.per_kib * double(bytes) / 1024.0;
-  if (sim_detail::g.same > 0) stream *= sim_detail::transfer(from, me->core) / sim_detail::g.same;
-  me->pending_ns += stream;
+  if (me->core < 0 || from < 0 || from == me->core) return;
+  me->pending_ns += stream_ns(from, me->core, bytes);
 }
 
 std::string sim_platform::where_now() const {

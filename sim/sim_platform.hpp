@@ -203,6 +203,9 @@ class sim_platform {
   std::unique_ptr<sim_detail::schedule_perturbation> schedule_;
   static void on_maybe_all_parked();
   static void on_points_spent();
+  /// `bytes` moved from core `from`'s cache to `to`'s in a burst: migration_per_kib a KiB,
+  /// scaled like a line across sockets (migrate_state's state, touch_data's data).
+  static double stream_ns(int from, int to, std::uint32_t bytes);
   /// ", at simulated T ns, scheduling point #n (worker w)": where a failure happened.
   std::string where_now() const;
   unsigned cores_ = 1;
