@@ -51,7 +51,7 @@ import json
 cases = [{"workers": 2, "ok": True, "host_moved": False, "error": {"makespan_ms": e}} for e in range(-50, 50, 10)]
 json.dump({"cases": cases}, open("errs.json", "w"))
 PY
-out=$("$bin" whatif rec.tst --costs f.toml --policy stealing --cores 2,4 --errors errs.json --json 2>&1); rc=$?
+out=$("$bin" whatif rec.tst --costs f.toml --policy stealing --cores 2,4 --errors errs.json --json 2>errs.err); rc=$?  # stderr apart: sanitizers write there
 check=$(python3 -c '
 import json, sys
 w = json.loads(sys.argv[1])
@@ -62,7 +62,7 @@ ok = (abs(c2["low_s"] - p2 / 1.4) < 1e-9 * p2 and abs(c2["high_s"] - p2 / 0.5) <
       and "error_band" not in c4 and abs(c4["low_s"] - p4 * 0.95) < 1e-9 * p4)
 print("ok" if ok else "bad")' "$out" 2>&1)
 [[ $rc -eq 0 && $check == ok ]] && ok "whatif --errors widens each range to where 80% of the model's errors at its cores lie" ||
-  fail "whatif --errors ($rc, $check): $out"
+  fail "whatif --errors ($rc, $check): $out $(cat errs.err)"
 out=$("$bin" whatif rec.tst --costs f.toml --policy stealing --cores 2 --errors errs.json 2>&1)
 [[ $out == *"errors     errs.json: 2 workers -50.0% to +40.0% (10); a prediction's range also spans where 80%"* ]] &&
   ok "whatif names the errors it widened the ranges by" || fail "whatif --errors text: $out"
