@@ -107,7 +107,7 @@ void add_explore_command(CLI::App& app, action& chosen) {
   c->schedule.add_to(*cmd, true);
   takes_whole(cmd->add_option("--runs", c->runs, "Schedule seeds to try.")->type_name("N")->capture_default_str(), 1,
               100'000'000);
-  takes_whole(cmd->add_option("--jobs", c->jobs, "Simulations at once (one process each).")->type_name("J")->capture_default_str(),
+  takes_whole(cmd->add_option("--jobs", c->jobs, "Simulations at once (one runner process each, which simulates run after run).")->type_name("J")->capture_default_str(),
               1, 256);
   c->cores_opt = cmd->add_option("--cores", c->cores_text, "Modeled cores. Default: the machine's.")->type_name("N");
   takes_whole(c->cores_opt, 1, cores_limit);

@@ -1,6 +1,7 @@
 // Simulating a scenario: its workload and scheduler over the SimGrid platform, each simulation in its own process.
 #include "run_sim.hpp"
 
+#include <poll.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "run/live_runs.hpp"
 #include "run/run_pipeline.hpp"
 #include "sim_platform.hpp"
+#include "sim_process.hpp"
 #include "traces/scenario_text.hpp"
 
 namespace twinsched {
@@ -72,10 +74,7 @@ sim_result from_json_text(const std::string& text) { return nlohmann::json::pars
 // clock: never a simulated atomic, whose load charges) and writes nothing the simulation
 // reads, so a run is the same whether anyone looks or not. Every simulation process reports,
 // whether its parent shows progress or not.
-struct progress_page {
-  std::atomic<std::uint64_t> sim_ns{0}, messages{0}, expected_messages{0}, turns{0}, recorded_turns{0};
-};
-static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "the page's counters must be address-free");
+// (progress_page: sim_process.hpp)
 
 namespace {
 
@@ -91,9 +90,12 @@ struct progress_reporter {
     if (turns) page->turns.store(turns(), std::memory_order_relaxed);
   }
 };
-progress_reporter reporter;  // one simulation per process: one reporter
+progress_reporter reporter;  // one simulation at a time per process: one reporter
 
-/// The options' own checks (cheap: no file, no workload).
+}  // namespace
+
+namespace sim_process {
+
 void check_options(const sim_options& o) {
   if (o.interleave != "coarse" && o.interleave != "fine")
     throw config_error("interleave must be \"coarse\" or \"fine\", not '" + o.interleave + "'");
@@ -115,7 +117,6 @@ void check_options(const sim_options& o) {
 
 const std::string& machine_spec(const scenario& s, const sim_options& o) { return o.machine.empty() ? s.machine : o.machine; }
 
-/// Every check of a simulation's inputs; returns the machine it runs on.
 machine_model checked(const scenario& s, const sim_options& o) {
   validate(s);
   check_memory(s, physical_memory_bytes());  // the simulation runs in this machine's memory
@@ -123,7 +124,9 @@ machine_model checked(const scenario& s, const sim_options& o) {
   return load_machine(machine_spec(s, o));
 }
 
-}  // namespace
+}  // namespace sim_process
+
+using namespace sim_process;
 
 namespace {
 
@@ -185,7 +188,11 @@ struct sim_backend {
     if (page) {
       reporter.page = page;
       page->expected_messages.store(w->expected_messages(), std::memory_order_relaxed);
-      simgrid::s4u::Engine::on_time_advance_cb([](double) { reporter.on_time_advance(); });
+      static const bool listening = [] {  // once per process, however many runs it makes
+        simgrid::s4u::Engine::on_time_advance_cb([](double) { reporter.on_time_advance(); });
+        return true;
+      }();
+      (void)listening;
     }
     // Wall time of the simulation itself: a measurement of the simulator, never an input to it.
     const auto t0 = std::chrono::steady_clock::now();
@@ -233,7 +240,9 @@ struct sim_backend {
   void trace_finished(traces::recorder&) {}
 };
 
-sim_config config_of(const sim_options& o) {
+}  // namespace
+
+sim_config sim_process::config_of(const sim_options& o) {
   sim_config c;
   c.cores = o.cores;
   c.fine = o.interleave == "fine";
@@ -245,8 +254,7 @@ sim_config config_of(const sim_options& o) {
   return c;
 }
 
-/// A checked simulation of `s` on machine `m`, in this process, reporting to `page` (null: to nobody).
-sim_result simulate_reporting(const scenario& s, const sim_options& o, const machine_model& m, progress_page* page) {
+sim_result sim_process::simulate_reporting(const scenario& s, const sim_options& o, const machine_model& m, progress_page* page) {
   sim_platform plat(m, config_of(o));
   std::unique_ptr<cost_charger> charger;
   if (o.costs) {
@@ -276,7 +284,40 @@ sim_result simulate_reporting(const scenario& s, const sim_options& o, const mac
   return out;
 }
 
-}  // namespace
+int sim_process::result_text(const scenario& s, const sim_options& o, const machine_model& m, progress_page* page,
+                             std::string& text) {
+  try {
+    text = to_json_text(simulate_reporting(s, o, m, page));
+    return 0;
+  } catch (const config_error& e) {
+    text = nlohmann::json{{"config_error", e.what()}}.dump();
+  } catch (const std::exception& e) {
+    text = nlohmann::json{{"error", e.what()}}.dump();
+  }
+  return 3;
+}
+
+bool sim_process::write_all(int fd, const char* p, std::size_t left) {
+  while (left > 0) {
+    ssize_t n = ::write(fd, p, left);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {  // a non-blocking descriptor, full
+      pollfd w{fd, POLLOUT, 0};
+      ::poll(&w, 1, -1);
+      continue;
+    }
+    if (n <= 0) return false;
+    p += n;
+    left -= std::size_t(n);
+  }
+  return true;
+}
+
+progress_page* sim_process::map_progress_page() {
+  void* shared = ::mmap(nullptr, sizeof(progress_page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) throw std::runtime_error(std::string("mmap: ") + std::strerror(errno));
+  return new (shared) progress_page;
+}
 
 sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
   return simulate_reporting(s, o, checked(s, o), nullptr);
@@ -285,12 +326,10 @@ sim_result simulate_in_this_process(const scenario& s, const sim_options& o) {
 namespace {
 /// The simulation of checked inputs in a child process (start_simulation's second half).
 running_simulation fork_simulation(const scenario& s, const sim_options& o, const machine_model& m) {
-  void* shared = ::mmap(nullptr, sizeof(progress_page), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (shared == MAP_FAILED) throw std::runtime_error(std::string("mmap: ") + std::strerror(errno));
-  auto* page = new (shared) progress_page;
+  progress_page* page = map_progress_page();
   int fd[2];
   if (::pipe(fd) != 0) {
-    ::munmap(shared, sizeof(progress_page));
+    ::munmap(page, sizeof(progress_page));
     throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   }
   // The child runs a whole simulation, not an exec, so it needs the allocator, whose locks
@@ -301,31 +340,14 @@ running_simulation fork_simulation(const scenario& s, const sim_options& o, cons
   std::fflush(nullptr);
   pid_t pid = ::fork();
   if (pid < 0) {
-    ::munmap(shared, sizeof(progress_page));
+    ::munmap(page, sizeof(progress_page));
     throw std::runtime_error(std::string("fork: ") + std::strerror(errno));
   }
   if (pid == 0) {
     ::close(fd[0]);
     std::string text;
-    int rc = 0;
-    try {
-      text = to_json_text(simulate_reporting(s, o, m, page));
-    } catch (const config_error& e) {
-      text = nlohmann::json{{"config_error", e.what()}}.dump();
-      rc = 3;
-    } catch (const std::exception& e) {
-      text = nlohmann::json{{"error", e.what()}}.dump();
-      rc = 3;
-    }
-    const char* p = text.data();
-    std::size_t left = text.size();
-    while (left > 0) {
-      ssize_t n = ::write(fd[1], p, left);
-      if (n < 0 && errno == EINTR) continue;
-      if (n <= 0) ::_exit(4);
-      p += n;
-      left -= std::size_t(n);
-    }
+    const int rc = result_text(s, o, m, page, text);
+    if (!write_all(fd[1], text.data(), text.size())) ::_exit(4);
     ::close(fd[1]);
     ::_exit(rc);  // no destructors: SimGrid's engine is never torn down
   }
@@ -356,6 +378,7 @@ sim_progress progress_of(const running_simulation& r) {
 }
 
 bool read_available(running_simulation& r) {
+  if (r.runner) return batch_runner_read(r);
   char buf[65536];
   for (;;) {
     ssize_t n = ::read(r.fd, buf, sizeof buf);
@@ -367,6 +390,7 @@ bool read_available(running_simulation& r) {
 }
 
 sim_result finish_simulation(running_simulation& r) {
+  if (r.runner) return batch_runner_finish(r);
   while (!read_available(r)) {
   }
   ::close(r.fd);
@@ -381,10 +405,14 @@ sim_result finish_simulation(running_simulation& r) {
                              strsignal(WTERMSIG(status)) + ")");
   if (r.text.empty())
     throw std::runtime_error("simulation process exited with code " + std::to_string(WEXITSTATUS(status)) + " and no result");
-  nlohmann::json j = nlohmann::json::parse(r.text);
+  return parse_result(r.text);
+}
+
+sim_result sim_process::parse_result(const std::string& text) {
+  nlohmann::json j = nlohmann::json::parse(text);
   if (j.contains("config_error")) throw config_error(j["config_error"].get<std::string>());
   if (j.contains("error")) throw std::runtime_error("simulation failed: " + j["error"].get<std::string>());
-  return from_json_text(r.text);
+  return j.get<sim_result>();
 }
 
 namespace {
@@ -408,8 +436,9 @@ std::string process_state(pid_t pid) {
   return "  its process: state " + state + ", waits in " + first_line("wchan") + ", system call " + first_line("syscall") + "\n";
 }
 
-/// Waits for `r`, a simulation of `s` under `o`, under the deadline's watch.
-sim_result watched(const scenario& s, const sim_options& o, running_simulation r) {
+}  // namespace
+
+sim_result sim_process::watched(const scenario& s, const sim_options& o, running_simulation r) {
   // While it runs, a deadline that expires (run/deadline.hpp) says what it is and kills
   // it, so that a hung simulation cannot outlive the process that waits for it.
   live_runs::registration live(
@@ -421,24 +450,8 @@ sim_result watched(const scenario& s, const sim_options& o, running_simulation r
       [pid = r.pid] { ::kill(pid, SIGKILL); });
   return finish_simulation(r);
 }
-}  // namespace
 
 sim_result simulate(const scenario& s, const sim_options& o) { return watched(s, o, start_simulation(s, o)); }
-
-sim_batch::sim_batch(const scenario& s, const sim_options& base)
-    : s_(s), machine_(checked(s, base)), machine_spec_(machine_spec(s, base)), context_factory_(base.context_factory),
-      cores_(base.cores) {
-  sim_platform::prepare(machine_, config_of(base));
-}
-
-running_simulation sim_batch::start(const sim_options& o) const {
-  if (machine_spec(s_, o) != machine_spec_ || o.context_factory != context_factory_ || o.cores != cores_)
-    throw std::logic_error("sim_batch: a run's machine, cores and context factory are the batch's");
-  check_options(o);
-  return fork_simulation(s_, o, machine_);
-}
-
-sim_result sim_batch::simulate(const sim_options& o) const { return watched(s_, o, start(o)); }
 
 std::vector<std::string> differences(const sim_result& a, const sim_result& b) {
   std::vector<std::string> d;

@@ -69,7 +69,8 @@ struct sim_progress {
   std::uint64_t turns = 0;             ///< replay: recorded turns consumed so far
   std::uint64_t recorded_turns = 0;    ///< replay: the trace's recorded turns (0: not a replay)
 };
-struct progress_page;  ///< run_sim.cpp: the page a simulation process reports its progress in
+struct progress_page;  ///< sim_process.hpp: the page a simulation process reports its progress in
+struct batch_runner;   ///< sim_batch.cpp: a process that simulates a batch's runs one after another
 /// A simulation running in its child process, for callers that run several at once
 /// (explore): start it, poll `fd` and read_available() until it returns true, then finish.
 struct running_simulation {
@@ -77,6 +78,9 @@ struct running_simulation {
   int fd = -1;       ///< the child's result pipe (make it non-blocking to poll several)
   std::string text;  ///< what has arrived so far
   const progress_page* page = nullptr;  ///< shared with the child (progress_of); unmapped by finish
+  /// Set when a sim_batch's runner process simulates it: the result is one frame on its
+  /// socket, and the process lives on for the batch's next run.
+  std::shared_ptr<batch_runner> runner;
 };
 running_simulation start_simulation(const scenario& s, const sim_options& o);
 /// Reads what the pipe holds now; true once the child has closed it (all of it arrived).
@@ -86,30 +90,43 @@ bool read_available(running_simulation& r);
 sim_progress progress_of(const running_simulation& r);
 /// Waits for the child and returns its result; throws as simulate() does.
 sim_result finish_simulation(running_simulation& r);
-/// The same, in this process. SimGrid's engine exists once per process: call at most once.
+/// The same, in this process. SimGrid's engine exists once per process: a second call
+/// throws std::logic_error unless the first run ended cleanly (sim_platform::can_simulate_again).
 sim_result simulate_in_this_process(const scenario& s, const sim_options& o);
 
-/// Many simulations of one scenario, each in its child process, under options that differ in
-/// their schedule, limits and trace path only (explore's search, reruns and shrinking). What
-/// they share is done once, here: the scenario, its memory estimate and the machine file are
-/// checked and loaded, and SimGrid's engine and the modeled cores are made in this process
-/// (sim_platform::prepare), so that each child starts from them. A child's run is the
-/// one a fresh process makes, event hash included. `s` must outlive the batch.
+/// Many simulations of one scenario under options that differ in their schedule, limits and
+/// trace path only (explore's search, reruns and shrinking). What they share is done once,
+/// here: the scenario, its memory estimate and the machine file are checked and loaded, and
+/// SimGrid's engine and the modeled cores are made in this process (sim_platform::prepare).
+/// The runs go to runner processes forked from it, one per run at a time, each of which
+/// simulates one run after another in one engine (sim_platform resets it between them) until
+/// a run ends uncleanly (aborted, or an error), after which the next run gets a new runner.
+/// Every run is the one a fresh process makes, event hash included. `s` must outlive the batch.
 class sim_batch {
  public:
   /// Checks `s` and `base` as start_simulation does (throws config_error / machine_error).
   sim_batch(const scenario& s, const sim_options& base);
-  /// start_simulation for options whose machine, cores and context factory are the base's
-  /// (else std::logic_error).
+  /// Ends the runners (each ends when its socket closes) and waits for them.
+  ~sim_batch();
+  sim_batch(const sim_batch&) = delete;
+  sim_batch& operator=(const sim_batch&) = delete;
+  /// start_simulation for options whose machine, cores, context factory and costs are the
+  /// base's (else std::logic_error), on an idle runner or a new one.
   running_simulation start(const sim_options& o) const;
   /// simulate() for such options.
   sim_result simulate(const sim_options& o) const;
+  /// Runner processes forked so far (each replaces one whose run ended uncleanly, or runs
+  /// beside the busy ones).
+  std::size_t runners_forked() const { return forked_; }
 
  private:
+  std::shared_ptr<batch_runner> fork_runner() const;
   const scenario& s_;
+  sim_options base_;
   machine_model machine_;
-  std::string machine_spec_, context_factory_;
-  std::uint32_t cores_ = 0;
+  std::string machine_spec_;
+  mutable std::vector<std::shared_ptr<batch_runner>> runners_;
+  mutable std::size_t forked_ = 0;
 };
 
 /// The fields that differ between two results of the same simulation, empty if none

@@ -109,7 +109,9 @@ double log_uniform(rng& r, double lo, double hi) { return lo * std::pow(hi / lo,
 }  // namespace
 
 schedule_perturbation::schedule_perturbation(const schedule_spec& s) : spec_(s), rand_(s.seed * 0x9e3779b97f4a7c15ull + 7) {
-  if (spec_.strategy == "pct") {
+  kind_ = s.strategy == "random" ? kind::random : s.strategy == "pct" ? kind::pct : s.strategy == "list" ? kind::list : kind::none;
+  if (kind_ == kind::random) gap_ = draw_gap();
+  if (kind_ == kind::pct) {
     std::uint64_t k = spec_.horizon ? spec_.horizon : 100'000;
     for (std::uint32_t i = 1; i < spec_.depth; ++i) change_points_.push_back(rand_.next() % k);
     std::sort(change_points_.begin(), change_points_.end());
@@ -142,24 +144,36 @@ double schedule_perturbation::note(int w, std::uint64_t op, double delay, const 
 
 double schedule_perturbation::decide(int w, std::uint64_t op, const char* file, unsigned line) {
   const std::uint64_t nth = global_++;
-  if (spec_.strategy == "random") {
-    if (unit(rand_) >= spec_.p) return 0;
+  if (kind_ == kind::random) {
+    if (gap_ > 0) {
+      --gap_;
+      return 0;
+    }
+    gap_ = draw_gap();
     return note(w, op, log_uniform(rand_, spec_.min_delay_ns, spec_.max_delay_ns), file, line);
   }
-  if (spec_.strategy == "pct") {
+  if (kind_ == kind::pct) {
     if (next_change_ >= change_points_.size() || nth < change_points_[next_change_]) return 0;
     while (next_change_ < change_points_.size() && change_points_[next_change_] <= nth) ++next_change_;
     return note(w, op, log_uniform(rand_, spec_.max_delay_ns, spec_.max_delay_ns * 20), file, line);
   }
-  if (spec_.strategy == "list") {
+  if (kind_ == kind::list) {
     auto it = listed_.find({w, op});
     if (it != listed_.end()) return note(w, op, it->second, file, line);
   }
   return 0;
 }
 
+std::uint64_t schedule_perturbation::draw_gap() {
+  // Points before the next preemption when each is one with probability p: floor(ln U / ln(1 - p)).
+  if (spec_.p >= 1) return 0;
+  if (spec_.p <= 0) return ~std::uint64_t(0);
+  const double g = std::floor(std::log1p(-unit(rand_)) / std::log1p(-spec_.p));
+  return g < 0x1p63 ? std::uint64_t(g) : ~std::uint64_t(0);
+}
+
 double schedule_perturbation::start_delay(int w) {
-  if (spec_.strategy != "pct") return 0;
+  if (kind_ != kind::pct) return 0;
   // the initial priorities: a random order of the workers, as staggered starts
   return double(splitmix64(spec_.seed ^ (std::uint64_t(w) + 1) * 0x100000001b3ull) % 8) * spec_.max_delay_ns / 8;
 }

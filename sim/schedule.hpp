@@ -9,7 +9,9 @@
 //   (scenario, seed, machine, schedule).
 //   Strategies:
 //     random  at each point, preempt with probability p for a delay drawn log-uniformly
-//             from [min_delay_ns, max_delay_ns]
+//             from [min_delay_ns, max_delay_ns]; drawn as the number of points to the next
+//             preemption (geometric), which is the same distribution at one draw per
+//             preemption instead of one per point
 //     pct     after PCT (Burckhardt et al., ASPLOS 2010), adapted to a time-driven simulator:
 //             d - 1 change points drawn uniformly among the run's first `horizon` points
 //             (explore measures it with an unperturbed run); at a change point the running
@@ -82,9 +84,13 @@ class schedule_perturbation {
  private:
   double note(int w, std::uint64_t op, double delay, const char* file, unsigned line);
   schedule_spec spec_;
+  enum class kind : std::uint8_t { none, random, pct, list };
+  kind kind_ = kind::none;  // spec_.strategy, read once: decide() runs at every scheduling point
   rng rand_;
   std::vector<std::uint64_t> change_points_;  // pct: global point numbers, ascending
   std::map<std::pair<int, std::uint64_t>, double> listed_;  // list: (worker, op) -> delay
+  std::uint64_t gap_ = 0;  // random: points left before the next preemption
+  std::uint64_t draw_gap();
   std::size_t next_change_ = 0;
   std::uint64_t global_ = 0;  // points seen, all workers
   std::vector<preemption> applied_;

@@ -31,13 +31,21 @@ struct sim_platform::impl {
 };
 
 namespace {
-// What sim_platform::prepare made: never deleted (SimGrid's engine cannot be reset within a
-// process); inherited by the children this process forks.
+// What sim_platform::prepare made: never deleted (SimGrid's engine cannot be torn down and made
+// again within a process); inherited by the children this process forks.
 sg::Engine* prepared_engine = nullptr;
 std::string prepared_factory;           // the context factory it was made with
 std::vector<sg::Host*> prepared_hosts;  // one host per modeled core
 double prepared_speed = 0;              // their speed: the machine's clock, in Hz
 bool simulated = false;                 // a sim_platform was made in this process
+bool reusable = false;                  // ... and its run ended with no actor left: another may follow
+
+// SimGrid 3.32 cannot reset its engine, and keeps its clock in a private static
+// (EngineImpl::now_, exported by libsimgrid). Once a run has ended with no actor, no activity
+// and no timer left, the clock is all that remains of it; setting it back to 0 makes the
+// next run start from the state a fresh engine has, so that it is the run a fresh process
+// makes, bit for bit (tests/sim/reuse_test.cpp compares the event hashes).
+extern "C" double simgrid_engine_clock asm("_ZN7simgrid6kernel10EngineImpl4now_E");
 
 void check_factory(const std::string& f) {
   if (f != "raw" && f != "boost" && f != "ucontext" && f != "thread")
@@ -83,8 +91,11 @@ void sim_platform::prepare(const machine_model& m, const sim_config& c) {
 }
 
 sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(std::make_unique<impl>()) {
-  if (simulated) throw std::logic_error("one simulation per process: SimGrid's engine cannot be reset");
+  if (simulated && !reusable)
+    throw std::logic_error("one simulation per process after a run that did not end cleanly (SimGrid's engine cannot be reset)");
   prepare(m, c);  // or reuse what this process's parent prepared before forking it
+  if (simulated) simgrid_engine_clock = 0;  // the previous run left nothing else behind
+  reusable = false;
   cores_ = unsigned(prepared_hosts.size());
   simulated = true;
   // Keep the machine's socket layout; more cores than it has widen each socket.
@@ -140,6 +151,8 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
 
 sim_platform::~sim_platform() = default;
 
+bool sim_platform::can_simulate_again() { return !simulated || reusable; }
+
 void sim_platform::run(std::function<void()> driver) {
   if (impl_->ran) throw std::logic_error("sim_platform::run: once per process");
   impl_->ran = true;
@@ -191,6 +204,8 @@ void sim_platform::run(std::function<void()> driver) {
   stats_.points = sim_detail::g.points;
   if (schedule_) stats_.preemptions = schedule_->applied();
   stats_.aborted = !I->driver_done;
+  // A run that was aborted leaves halted workers (and the scheduler they point into) behind.
+  reusable = I->driver_done && !sim_detail::g.aborting && prepared_engine->get_actor_count() == 0;
 }
 
 std::uint64_t sim_platform::now_ns() const {

@@ -96,6 +96,9 @@ class sim_platform {
   /// is the one a fresh process makes. A second call for the same cores, clock and factory
   /// does nothing; for others, throws std::logic_error.
   static void prepare(const machine_model& m, const sim_config& c);
+  /// Whether this process may simulate another run: none yet, or the last one ended with
+  /// nothing left in the engine (not aborted), which is then reset to a fresh one's state.
+  static bool can_simulate_again();
   ~sim_platform();
   sim_platform(const sim_platform&) = delete;
   sim_platform& operator=(const sim_platform&) = delete;

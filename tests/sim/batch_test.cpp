@@ -1,8 +1,13 @@
-// A batch's simulations (explore's) are those fresh processes make: the child of a process that prepared SimGrid's engine once simulates exactly what a child that initialized it itself does.
+// A batch's simulations (explore's) are those fresh processes make: a runner forked from a process that prepared SimGrid's engine once, simulating run after run in it, makes exactly the runs that processes initializing it themselves make.
 #include <doctest/doctest.h>
+
+#include <chrono>
+#include <csignal>
+#include <fstream>
 
 #include <stdexcept>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "sim/run_sim.hpp"
@@ -20,6 +25,19 @@ sim_options with_seed(const sim_options& base, std::uint64_t seed) {
   o.schedule.p = 0.01;
   o.schedule.seed = seed;
   return o;
+}
+
+/// Waits (up to 30 s) until process `pid` has ended and waits to be reaped.
+bool becomes_zombie(int pid) {
+  for (int i = 0; i < 3000; ++i) {
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string line;
+    std::getline(stat, line);
+    const auto close = line.rfind(')');
+    if (close != std::string::npos && close + 2 < line.size() && line[close + 2] == 'Z') return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return false;
 }
 
 void require_same(const sim_result& a, const sim_result& b) {
@@ -55,10 +73,62 @@ TEST_CASE("a batch's runs equal fresh processes' runs, event hash and preemption
     require_same(batch.simulate(runs[i]), fresh[i]);
     CHECK(batch.simulate(runs[i]).preemptions.size() == fresh[i].preemptions.size());
   }
-  // and started the way explore starts them, several at once
+  // one runner process simulated them all, one after another
+  CHECK(batch.runners_forked() == 1);
+  // and started the way explore starts them, several at once: one runner each
   std::vector<running_simulation> started;
   for (const auto& o : runs) started.push_back(batch.start(o));
   for (std::size_t i = 0; i < runs.size(); ++i) require_same(finish_simulation(started[i]), fresh[i]);
+  CHECK(batch.runners_forked() == runs.size());
+}
+
+TEST_CASE("a batch's runner that aborts or dies is replaced, and the runs after it equal fresh processes' runs" *
+          doctest::timeout(300)) {
+  const scenario s = test::pingpong_sharing_park("batch");
+  sim_options base;
+  base.cores = 3;
+  base.time_limit_s = 10;
+  base.max_points = 10'000'000;
+  const sim_options seeded = with_seed(base, 3);
+  const sim_result fresh = simulate(s, seeded);
+  REQUIRE(fresh.ok());
+
+  const sim_batch batch(s, base);
+  require_same(batch.simulate(seeded), fresh);
+  sim_options cut = base;
+  cut.time_limit_s = 1e-6;  // the run hits the limit: aborted, its workers halted in the engine
+  const sim_result aborted = batch.simulate(cut);
+  CHECK(aborted.aborted);
+  require_same(batch.simulate(seeded), fresh);
+  CHECK(batch.runners_forked() == 2);  // the aborted run's runner could not go on
+
+  // killed while idle, between two runs: the next run goes to a new runner
+  running_simulation idle = batch.start(seeded);
+  const int idle_pid = idle.pid;
+  require_same(finish_simulation(idle), fresh);
+  REQUIRE(::kill(idle_pid, SIGKILL) == 0);
+  REQUIRE(becomes_zombie(idle_pid));  // its socket is closed by then
+  require_same(batch.simulate(seeded), fresh);
+  CHECK(batch.runners_forked() == 3);
+
+  // killed in the middle of a run (seconds long, the kill sent at once): that run fails as a
+  // fresh process's would, and the next one goes to a new runner
+  scenario longer = s;
+  longer.workload_params["bounces"] = std::int64_t(300'000);
+  const sim_batch long_batch(longer, base);
+  running_simulation killed = long_batch.start(base);
+  REQUIRE(::kill(killed.pid, SIGKILL) == 0);
+  std::string why;
+  try {
+    (void)finish_simulation(killed);
+  } catch (const std::runtime_error& e) {
+    why = e.what();
+  }
+  CHECK(why.find("signal 9") != std::string::npos);
+  sim_options shorter = base;
+  shorter.max_points = 1000;  // stops early (livelock budget): a run, not a long one
+  CHECK_FALSE(long_batch.simulate(shorter).ok());
+  CHECK(long_batch.runners_forked() == 2);
 }
 
 TEST_CASE("a batch runs its own machine, cores and context factory only, and the prepared engine keeps them") {

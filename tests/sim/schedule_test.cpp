@@ -82,6 +82,37 @@ TEST_CASE("the list of preemptions a random schedule applied reproduces its run 
   CHECK(format_preemptions(again.preemptions) == format_preemptions(drawn.preemptions));
 }
 
+TEST_CASE("a random schedule preempts each point with probability p, with delays in its range") {
+  // The gaps between preemptions are drawn, not a coin per point: their count over many
+  // points must still be p per point. 200,000 points, p = 0.01: 2,000 expected, sd ~45.
+  schedule_spec spec = random_seed(11);
+  spec.min_delay_ns = 300;
+  spec.max_delay_ns = 9000;
+  sim_detail::schedule_perturbation perturb(spec);
+  std::size_t preempted = 0, first_half = 0;
+  for (std::uint64_t op = 0; op < 200'000; ++op) {
+    const double d = perturb.decide(int(op % 3), op / 3, "models/x.hpp", 1);
+    if (d == 0) continue;
+    ++preempted;
+    if (op < 100'000) ++first_half;
+    CHECK(d >= 300);
+    CHECK(d <= 9000);
+  }
+  CHECK(preempted > 1800);
+  CHECK(preempted < 2200);
+  CHECK(first_half > 850);  // spread over the run, not bunched
+  CHECK(first_half < 1150);
+  CHECK(perturb.applied().size() == preempted);
+  schedule_spec never = spec, always = spec;
+  never.p = 0;
+  always.p = 1;
+  sim_detail::schedule_perturbation none(never), all(always);
+  for (std::uint64_t op = 0; op < 1000; ++op) {
+    CHECK(none.decide(0, op, "models/x.hpp", 1) == 0);
+    CHECK(all.decide(0, op, "models/x.hpp", 1) > 0);
+  }
+}
+
 TEST_CASE("a pct schedule preempts at depth - 1 change points") {
   scenario s = test::pingpong_sharing_park("schedule-test");
   sim_result plain = simulate(s, with(schedule_spec{}));
