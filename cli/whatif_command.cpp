@@ -125,7 +125,8 @@ int whatif(const whatif_cli& c) {
     viz::write_scaling_report(page.stream(), "twinsched whatif: " + w.s.name,
                               "predicted from " + w.trace + "; bars +-" + traces::fixed(w.bar * 100, 1) +
                                   "% (the model's error on the recorded run)" +
-                                  (errors.source.empty() ? "" : ", widened to where 80% of its errors in " + errors.source +
+                                  (errors.source.empty() ? "" : ", widened to where " + traces::fixed(twin::whatif_coverage * 100, 0) +
+                                                                    "% of its errors in " + errors.source +
                                                                     " at each core count lie"),
                               pts);
     page.commit();
@@ -140,6 +141,7 @@ void check(whatif_cli& c) {
     if (!find_policy(name)) throw usage_error("--policy: unknown policy '" + name + "' (see `twinsched list policies`)");
 }
 
+static_assert(twin::whatif_coverage == 0.8, "the help below says 80% (and 10% and 90%, 9 cases)");
 constexpr const char* whatif_footer = R"(How it predicts: the recording's scenario (its header) is simulated as recorded and
 under each --policy on each --cores (one worker per modeled core), with each turn's own code
 charged from --costs (a profile: `twinsched profile`). The recorded configuration, simulated
