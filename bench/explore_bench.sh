@@ -3,7 +3,7 @@
 # (pingpong, sharing, park, 3 workers on 3 cores: 12,000 messages), for one or more builds.
 #
 # usage: bench/explore_bench.sh [LAUNCHES] TWINSCHED [TWINSCHED...]
-# Each launch runs `explore` with 1 job (RUNS schedules, default 1000 and 200), the binaries
+# Each launch runs `explore` with JOBS jobs (default 1; RUNS schedules, default 1000 and 200), the binaries
 # alternated launch by launch so that a noisy spell hits them alike; prints per binary and
 # scenario the median runs/s of the launches with their min-max, as explore itself reports it
 # (its elapsed time includes the unperturbed run and the setup).
@@ -22,7 +22,7 @@ for ((l = 0; l < launches; l++)); do
     for name in small mutant1; do
       # output to a file, read after the run: no reader competes for a CPU while it runs
       # shellcheck disable=SC2086
-      "$bin" explore ${!name} --jobs 1 --out "$out/x" >"$out/run.txt" 2>/dev/null || true
+      "$bin" explore ${!name} --jobs "${JOBS:-1}" --out "$out/x" >"$out/run.txt" 2>/dev/null || true
       sed -n 's/.*(\([0-9.]*\) runs\/s).*/\1/p' "$out/run.txt" >>"$out/$b-$name"
     done
     b=$((b + 1))

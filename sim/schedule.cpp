@@ -142,7 +142,7 @@ double schedule_perturbation::note(int w, std::uint64_t op, double delay, const 
   return delay;
 }
 
-double schedule_perturbation::decide(int w, std::uint64_t op, const char* file, unsigned line) {
+double schedule_perturbation::decide_out_of_line(int w, std::uint64_t op, const char* file, unsigned line) {
   const std::uint64_t nth = global_++;
   if (kind_ == kind::random) {
     if (gap_ > 0) {
