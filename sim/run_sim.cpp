@@ -3,6 +3,7 @@
 
 #include <poll.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -299,7 +300,9 @@ int sim_process::result_text(const scenario& s, const sim_options& o, const mach
 
 bool sim_process::write_all(int fd, const char* p, std::size_t left) {
   while (left > 0) {
-    ssize_t n = ::write(fd, p, left);
+    // send() on a socket (a batch's runner): a peer that is gone is an error, not SIGPIPE
+    ssize_t n = ::send(fd, p, left, MSG_NOSIGNAL);
+    if (n < 0 && errno == ENOTSOCK) n = ::write(fd, p, left);  // a pipe (one simulation's child)
     if (n < 0 && errno == EINTR) continue;
     if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {  // a non-blocking descriptor, full
       pollfd w{fd, POLLOUT, 0};

@@ -53,30 +53,13 @@ namespace {
 
 constexpr std::size_t header_bytes = 8;
 
-/// write_all for a socket: a peer that is gone is an error, not SIGPIPE.
-bool send_all(int fd, const char* p, std::size_t left) {
-  while (left > 0) {
-    ssize_t n = ::send(fd, p, left, MSG_NOSIGNAL);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {  // the process pool made it non-blocking
-      pollfd w{fd, POLLOUT, 0};
-      ::poll(&w, 1, -1);
-      continue;
-    }
-    if (n <= 0) return false;
-    p += n;
-    left -= std::size_t(n);
-  }
-  return true;
-}
-
 bool write_frame(int fd, const std::string& body, int goes_on = -1) {
   std::string f(header_bytes, '\0');
   const std::uint64_t n = body.size() + (goes_on >= 0 ? 1 : 0);
   std::memcpy(f.data(), &n, header_bytes);
   if (goes_on >= 0) f.push_back(char(goes_on));
   f += body;
-  return send_all(fd, f.data(), f.size());
+  return sim_process::write_all(fd, f.data(), f.size());
 }
 
 /// Reads exactly `n` bytes (blocking); false at EOF or an error.

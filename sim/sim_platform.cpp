@@ -44,7 +44,7 @@ bool reusable = false;                  // ... and its run ended with no actor l
 // (EngineImpl::now_, exported by libsimgrid). Once a run has ended with no actor, no activity
 // and no timer left, the clock is all that remains of it; setting it back to 0 makes the
 // next run start from the state a fresh engine has, so that it is the run a fresh process
-// makes, bit for bit (tests/sim/reuse_test.cpp compares the event hashes).
+// makes, bit for bit (tests/sim/batch_test.cpp compares the event hashes).
 extern "C" double simgrid_engine_clock asm("_ZN7simgrid6kernel10EngineImpl4now_E");
 
 void check_factory(const std::string& f) {

@@ -31,7 +31,8 @@ sim_result simulate_reporting(const scenario& s, const sim_options& o, const mac
 /// simulate_reporting's result as the pipe carries it (to_json_text, or the error that stopped
 /// it as {"config_error": ...} or {"error": ...}); returns the exit code the process ends with.
 int result_text(const scenario& s, const sim_options& o, const machine_model& m, progress_page* page, std::string& text);
-/// Writes all of `n` bytes to `fd` (a pipe or socket; retried on EINTR, polled when full).
+/// Writes all of `n` bytes to `fd`, a pipe or a socket (retried on EINTR, polled when full; a
+/// socket whose peer is gone is a false return, never SIGPIPE).
 bool write_all(int fd, const char* p, std::size_t n);
 /// A new progress page shared with the children forked after it (all counters zero).
 progress_page* map_progress_page();
