@@ -95,7 +95,7 @@ struct actor_state {
   std::uint64_t wake_draws = 0;  ///< seeds its next wake-up latency (splitmix64 sequence per actor)
 };
 
-/// The one simulation of this process (SimGrid's engine exists once per process).
+/// The simulation this process runs now (SimGrid's engine exists once per process; runs follow one another in it).
 struct state {
   actor_state* cur = nullptr;
   bool fine = false;

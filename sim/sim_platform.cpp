@@ -154,7 +154,7 @@ sim_platform::~sim_platform() = default;
 bool sim_platform::can_simulate_again() { return !simulated || reusable; }
 
 void sim_platform::run(std::function<void()> driver) {
-  if (impl_->ran) throw std::logic_error("sim_platform::run: once per process");
+  if (impl_->ran) throw std::logic_error("sim_platform::run: once per platform");
   impl_->ran = true;
   impl* I = impl_.get();
   running_platform = this;
