@@ -144,11 +144,7 @@ double schedule_perturbation::note(int w, std::uint64_t op, double delay, const 
 
 double schedule_perturbation::decide_out_of_line(int w, std::uint64_t op, const char* file, unsigned line) {
   const std::uint64_t nth = global_++;
-  if (kind_ == kind::random) {
-    if (gap_ > 0) {
-      --gap_;
-      return 0;
-    }
+  if (kind_ == kind::random) {  // decide() passed the points before the gap's end inline
     gap_ = draw_gap();
     return note(w, op, log_uniform(rand_, spec_.min_delay_ns, spec_.max_delay_ns), file, line);
   }

@@ -237,9 +237,7 @@ running_simulation sim_batch::start(const sim_options& o) const {
       if (!r->busy) runner = r;
     const bool fresh = !runner;
     if (fresh) runner = fork_runner();
-    for (auto* c : {&runner->page->sim_ns, &runner->page->messages, &runner->page->expected_messages, &runner->page->turns,
-                    &runner->page->recorded_turns})
-      c->store(0, std::memory_order_relaxed);
+    runner->page->clear();
     if (write_frame(runner->fd, request)) {
       runner->busy = true;
       running_simulation r;

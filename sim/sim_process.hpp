@@ -13,6 +13,10 @@ namespace twinsched {
 /// The page a simulation process reports its progress in (the protocol: run_sim.cpp).
 struct progress_page {
   std::atomic<std::uint64_t> sim_ns{0}, messages{0}, expected_messages{0}, turns{0}, recorded_turns{0};
+  /// All counters back to zero (a batch's runner reuses its page run after run).
+  void clear() {
+    for (auto* c : {&sim_ns, &messages, &expected_messages, &turns, &recorded_turns}) c->store(0, std::memory_order_relaxed);
+  }
 };
 static_assert(std::atomic<std::uint64_t>::is_always_lock_free, "the page's counters must be address-free");
 
