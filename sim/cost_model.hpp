@@ -34,6 +34,7 @@
 
 #include "models/rng.hpp"
 #include "schedule.hpp"
+#include "wake_dates.hpp"
 
 namespace twinsched::sim_detail {
 
@@ -91,6 +92,8 @@ struct actor_state {
   bool idle = false;         ///< spun, yielded or parked since its last turn began (not_before)
   double drain_at = 0;       ///< simulated ns by which its buffered stores are complete (drain)
   bool service = false;      ///< the runtime's service (platform.hpp 18): off the cores, like the driver
+  double resumed_s = -1;     ///< SimGrid's clock at its last resume (flush's lookahead)
+  int wake_slot = -1;        ///< its place in state::wakes, -1: none
   double blocked_ns = 0;     ///< time spent blocked in a parker (cpu_ns: platform.hpp 19)
   std::uint64_t wake_draws = 0;  ///< seeds its next wake-up latency (splitmix64 sequence per actor)
 };
@@ -136,9 +139,32 @@ struct state {
   // the speed of the simulation. `on_points_spent` (sim_platform) fails the run.
   std::uint64_t max_points = 0;
   void (*on_points_spent)() = nullptr;
+  // The lookahead (flush, cost_model.cpp): a flush that SimGrid would answer by resuming the
+  // same worker at once, with nothing run in between, moves the clock itself.
+  bool lookahead = true;
+  double limit_s = 0;           ///< the run's simulated time limit (run_until's date), or the heartbeat's first wake
+  bool shared_cores = false;    ///< a core has had two workers: their work ends when SimGrid's sharing says
+  /// When each actor waiting on a dated sleep or timed wait wakes by itself; an actor whose
+  /// date has come is runnable now and stays here until it resumes.
+  wake_dates<actor_state> wakes;
+  /// Dated waits begun since SimGrid last solved (moved its clock): it dates their actions
+  /// from its clock at the solve, so the lookahead must not move the clock before one.
+  std::uint64_t unsolved_waits = 0;
+  /// SimGrid's clock when an actor last made another runnable at once (a notify, an actor
+  /// made or ended, a yield): an actor that resumed no later may not have seen it run yet.
+  double made_runnable_s = -1;
+  std::uint64_t skipped = 0;    ///< flushes the lookahead answered without SimGrid
 };
 extern state g;
 
+/// An actor just made another runnable at this simulated time (the lookahead's rule: `state`).
+void made_runnable();
+/// The running actor is about to wait until `date` (simulated s) at the latest: the lookahead
+/// must not overtake it. resume() clears it.
+inline void waits_until(actor_state* me, double date) {
+  g.wakes.set(me, date);
+  ++g.unsolved_waits;
+}
 /// After every simcall: `me` runs again; restores its identity (g.cur), reads the clock into
 /// its base_ns and folds the resume into the event hash (out of line).
 void resume(actor_state* me);

@@ -49,8 +49,8 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(replay_log, recorded, followed, skipped, reor
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(preemption, worker, op, delay_ns, where)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(cost_report, source, charged_turns, charged_ns, unprofiled_turns, unprofiled_kinds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(sim_result, run, machine, interleave, context_factory, cores, sim_s, real_s,
-                                   event_hash, flushes, blocks, contended_locks, migrations, aborted, replay, points, preemptions,
-                                   costs)
+                                   event_hash, flushes, lookahead_skips, blocks, contended_locks, migrations,
+                                   aborted, replay, points, preemptions, costs)
 
 std::string to_json_text(const sim_result& r) { return nlohmann::json(r).dump(); }
 
@@ -252,6 +252,7 @@ sim_config sim_process::config_of(const sim_options& o) {
   c.time_limit_s = o.time_limit_s;
   c.schedule = o.schedule;
   c.max_points = o.max_points;
+  c.lookahead = o.lookahead;
   return c;
 }
 
@@ -275,6 +276,7 @@ sim_result sim_process::simulate_reporting(const scenario& s, const sim_options&
   out.real_s = b.real_s;
   out.event_hash = st.event_hash;
   out.flushes = st.flushes;
+  out.lookahead_skips = st.lookahead_skips;
   out.blocks = st.blocks;
   out.contended_locks = st.contended_locks;
   out.migrations = st.migrations;

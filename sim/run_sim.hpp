@@ -20,6 +20,9 @@ struct sim_options {
   std::string machine;                  ///< name or path; empty = the scenario's
   std::string interleave = "coarse";    ///< coarse | fine
   std::string context_factory = "raw";  ///< raw | boost | ucontext | thread
+  /// A flush SimGrid would only answer by resuming the same worker moves the clock without
+  /// it (cost_model.cpp); false: every flush is a simcall. The same run either way.
+  bool lookahead = true;
   double quantum_ns = 0;                ///< 0 = the machine's quantum_ns
   double time_limit_s = 3600;           ///< simulated seconds before a run is declared hung
   std::string trace_path;               ///< record a .tst trace here (level: the scenario's, else full)
@@ -41,7 +44,8 @@ struct sim_result {
   double sim_s = 0;              ///< simulated seconds, workers' start to quiescence (= run.wall_s)
   double real_s = 0;             ///< wall-clock seconds the simulation took (engine run only)
   std::uint64_t event_hash = 0;  ///< hash of every scheduling point, block, wake and trace event, in order
-  std::uint64_t flushes = 0;     ///< simcalls that paid accumulated costs
+  std::uint64_t flushes = 0;     ///< times a worker paid accumulated costs (yields)
+  std::uint64_t lookahead_skips = 0;  ///< of those, paid without a simcall (sim_options::lookahead)
   std::uint64_t blocks = 0;      ///< times a worker blocked (lock or park)
   std::uint64_t contended_locks = 0;  ///< locks taken while another worker held them (sim_sync.hpp)
   std::uint64_t migrations = 0;  ///< turns on another core than their actor's last: its state migrated (charged)

@@ -1,6 +1,8 @@
 // The simulated platform's out-of-line parts: the engine and hosts, worker actors, the clock, tracing, migration, aborting.
 #include "sim_platform.hpp"
 
+#include "engine_access.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -40,17 +42,17 @@ double prepared_speed = 0;              // their speed: the machine's clock, in 
 bool simulated = false;                 // a sim_platform was made in this process
 bool reusable = false;                  // ... and its run ended with no actor left: another may follow
 
-// SimGrid 3.32 cannot reset its engine, and keeps its clock in a private static
-// (EngineImpl::now_, exported by libsimgrid). Once a run has ended with no actor, no activity
-// and no timer left, the clock is all that remains of it; setting it back to 0 makes the
-// next run start from the state a fresh engine has, so that it is the run a fresh process
-// makes, bit for bit (tests/sim/batch_test.cpp compares the event hashes).
-extern "C" double simgrid_engine_clock asm("_ZN7simgrid6kernel10EngineImpl4now_E");
+// SimGrid 3.32 cannot reset its engine. Once a run has ended with no actor, no activity and
+// no timer left, its clock is all that remains of it; setting it back to 0 (engine_access.hpp)
+// makes the next run start from the state a fresh engine has, so that it is the run a fresh
+// process makes, bit for bit (tests/sim/batch_test.cpp compares the event hashes).
 
 void check_factory(const std::string& f) {
   if (f != "raw" && f != "boost" && f != "ucontext" && f != "thread")
     throw config_error("unknown context factory '" + f + "' (known: raw, boost, ucontext, thread)");
 }
+
+constexpr double heartbeat_s = 1e6;  // the heartbeat actor's period (run): simulated seconds
 
 unsigned modeled_cores(const machine_model& m, const sim_config& c) {
   const unsigned cores = c.cores ? c.cores : m.cores();
@@ -88,13 +90,15 @@ void sim_platform::prepare(const machine_model& m, const sim_config& c) {
   for (unsigned i = 0; i < cores; ++i) prepared_hosts.push_back(zone->create_host("core-" + std::to_string(i), speed));
   zone->seal();
   prepared_speed = speed;
+  // Each solve dates the actions begun before it: the lookahead may move the clock again.
+  sg::Engine::on_time_advance_cb([](double) { sim_detail::g.unsolved_waits = 0; });
 }
 
 sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(std::make_unique<impl>()) {
   if (simulated && !reusable)
     throw std::logic_error("one simulation per process after a run that did not end cleanly (SimGrid's engine cannot be reset)");
   prepare(m, c);  // or reuse what this process's parent prepared before forking it
-  if (simulated) simgrid_engine_clock = 0;  // the previous run left nothing else behind
+  if (simulated) sim_detail::engine_access::set_clock(0);  // the previous run left nothing else behind
   reusable = false;
   cores_ = unsigned(prepared_hosts.size());
   simulated = true;
@@ -127,6 +131,8 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   sim_detail::g.runtime = {m.message, m.turn, m.envelope, m.mailbox_push, m.mailbox_pop};  // runtime_op order
   sim_detail::g.cur = &impl_->driver;
   impl_->time_limit_s = c.time_limit_s;
+  sim_detail::g.limit_s = std::min(c.time_limit_s, heartbeat_s);  // the lookahead overtakes neither
+  sim_detail::g.lookahead = c.lookahead;
   sim_detail::g.max_points = c.max_points;
   if (c.schedule.active()) {
     schedule_ = std::make_unique<sim_detail::schedule_perturbation>(c.schedule);
@@ -160,6 +166,7 @@ void sim_platform::run(std::function<void()> driver) {
   running_platform = this;
   sim_detail::g.on_maybe_all_parked = &sim_platform::on_maybe_all_parked;
   sim_detail::g.on_points_spent = &sim_platform::on_points_spent;
+  sim_detail::g.made_runnable_s = 0;  // every actor starts runnable at 0
   sg::Actor::create("driver", prepared_hosts[0], [this, I, driver = std::move(driver)] {
     sim_detail::resume(&I->driver);
     try {
@@ -178,7 +185,7 @@ void sim_platform::run(std::function<void()> driver) {
   // forever (a lost wake-up) is never a SimGrid "deadlock" (which kills the actors, unwinding
   // their stacks through models/ code); simulated time just runs to the limit instead.
   sg::Actor::create("heartbeat", prepared_hosts[0], [] {
-    for (;;) sg::this_actor::sleep_for(1e6);
+    for (;;) sg::this_actor::sleep_for(heartbeat_s);
   })->daemonize();
   prepared_engine->run_until(I->time_limit_s);
   // run_until leaves the clock at the limit even when the driver returned long before it.
@@ -199,6 +206,7 @@ void sim_platform::run(std::function<void()> driver) {
   }
   stats_.event_hash = sim_detail::g.hash;
   stats_.flushes = sim_detail::g.flushes;
+  stats_.lookahead_skips = sim_detail::g.skipped;
   stats_.blocks = sim_detail::g.blocks;
   stats_.contended_locks = sim_detail::g.contended_locks;
   stats_.points = sim_detail::g.points;
@@ -233,13 +241,16 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
   sim_detail::next_yield_at(st.get());
   st->core = int(unsigned(index) % cores_);
   st->socket = int(unsigned(st->core) / sim_detail::g.cores_per_socket);
-  if (++I->per_core[unsigned(st->core)] > 1)
+  if (++I->per_core[unsigned(st->core)] > 1) {
+    sim_detail::g.shared_cores = true;  // work on a shared core ends when SimGrid's sharing says: no lookahead
     for (auto& w : I->workers)
       if (w->core == st->core) w->shared_core = true;
+  }
   st->shared_core = I->per_core[unsigned(st->core)] > 1;
   actor_state* s = st.get();
   I->workers.push_back(std::move(st));
   actor_state* caller = sim_detail::g.cur;
+  sim_detail::made_runnable();  // before the simcall: the new actor may run before its creator returns
   sg::ActorPtr a = sg::Actor::create("worker-" + std::to_string(index), prepared_hosts[unsigned(s->core)], [this, I, s, fn = std::move(fn)] {
     sim_detail::resume(s);
     try {
@@ -253,6 +264,7 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
       abort_run("worker " + std::to_string(s->worker) + " failed: unknown exception");
     }
     s->finished = true;
+    sim_detail::made_runnable();  // its joiner
     --sim_detail::g.live_workers;
     sim_detail::check_all_parked();
     // A retired worker (adaptive) frees its share of the core.
@@ -274,6 +286,7 @@ void sim_platform::start_service(std::function<void()> fn) {
   I->services.push_back(std::move(st));
   ++sim_detail::g.services_awake;
   actor_state* caller = sim_detail::g.cur;
+  sim_detail::made_runnable();  // before the simcall: the new actor may run before its creator returns
   sg::ActorPtr a = sg::Actor::create("service", prepared_hosts[0], [this, s, fn = std::move(fn)] {
     sim_detail::resume(s);
     try {
@@ -286,6 +299,7 @@ void sim_platform::start_service(std::function<void()> fn) {
       abort_run("the runtime's service failed: unknown exception");
     }
     s->finished = true;
+    sim_detail::made_runnable();
     --sim_detail::g.services_awake;
     sim_detail::check_all_parked();
   });

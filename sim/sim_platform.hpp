@@ -58,13 +58,15 @@ struct sim_config {
   double time_limit_s = 3600;          ///< simulated seconds before the run is declared hung
   schedule_spec schedule;              ///< preemptions to inject (explore; schedule.hpp)
   std::uint64_t max_points = 0;        ///< platform operations before the run is declared livelocked (0: no limit)
+  bool lookahead = true;  ///< flush without SimGrid where it would only resume the worker (cost_model.cpp)
 };
 
 /// What a simulation run counted besides the scheduler's result.
 struct sim_stats {
   double sim_ns = 0;            ///< simulated time when the driver returned, the run was aborted, or the limit hit
   std::uint64_t event_hash = 0; ///< hash of every yield, block, wake and trace event, in order
-  std::uint64_t flushes = 0;    ///< simcalls that paid pending charges
+  std::uint64_t flushes = 0;    ///< times a worker paid its pending charges (a simcall, or the lookahead)
+  std::uint64_t lookahead_skips = 0;  ///< of those, paid without SimGrid (the lookahead)
   std::uint64_t blocks = 0;     ///< times a worker blocked (lock or park)
   std::uint64_t contended_locks = 0;  ///< locks taken while another worker held them
   std::uint64_t trace_events = 0;

@@ -23,6 +23,7 @@ nlohmann::json sim_json(const scenario& s, const sim_result& r) {
               {"sim_over_real", r.sim_over_real()},
               {"event_hash", hex64(r.event_hash)},
               {"flushes", r.flushes},
+              {"lookahead_skips", r.lookahead_skips},
               {"blocks", r.blocks},
               {"contended_locks", r.contended_locks},
               {"turns_on_another_core", r.migrations},

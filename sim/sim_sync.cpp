@@ -1,6 +1,7 @@
 // The sync primitives' out-of-line parts: a mutex waiting on a holder that yielded, a parker blocking and waking in simulated time.
 #include "sim_sync.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 #include <simgrid/s4u.hpp>
@@ -20,15 +21,20 @@ mutex::~mutex() { delete s4u_; }
 void mutex::block() {
   // The holder yielded inside its critical section. Pay what we owe, then wait in simulated time.
   actor_state* me = g.cur;
-  if (!s4u_) s4u_ = new s4u_parts;
+  if (!s4u_) {
+    made_runnable();  // making them is a simcall, which leaves this actor runnable at once (cost_model.cpp)
+    s4u_ = new s4u_parts;
+  }
   if (me->core >= 0) flush();
   while (held_) {
     ++g.blocks;
     mix(0x6c6f636bull ^ std::uint64_t(me->worker + 1));
     ++waiters_;
     {
+      made_runnable();  // the lock's simcalls leave this actor runnable at once (cost_model.cpp)
       std::unique_lock<sg::Mutex> lk(*s4u_->m);
       if (held_) s4u_->cv->wait(lk);  // no switch between this check and the wait simcall
+      made_runnable();
     }
     --waiters_;
     resume(me);
@@ -39,7 +45,10 @@ void mutex::block() {
 void mutex::wake() {
   actor_state* me = g.cur;
   if (me->core >= 0) flush();  // the release happens at our local time
-  if (waiters_ && s4u_) s4u_->cv->notify_one();
+  if (waiters_ && s4u_) {
+    made_runnable();  // before the simcall: the woken actor may run before this one returns
+    s4u_->cv->notify_one();
+  }
   resume(me);
 }
 
@@ -74,13 +83,17 @@ void parker::block(double ns) {
     token_ = false;
     return;
   }
-  if (!s4u_) s4u_ = new s4u_parts;
+  if (!s4u_) {
+    made_runnable();  // making them is a simcall, which leaves this actor runnable at once (cost_model.cpp)
+    s4u_ = new s4u_parts;
+  }
   ++g.blocks;
   me->parked = true;
   bool blocked = false, timed_out = false;
   const double blocked_from = sg::Engine::get_clock();
   bool service_untimed = false;
   {
+    made_runnable();  // the lock's simcalls leave this actor runnable at once (cost_model.cpp)
     std::unique_lock<sg::Mutex> lk(*s4u_->m);
     double deadline = sg::Engine::get_clock() + ns * 1e-9;
     waiting_ = true;  // set after the lock simcall: nothing runs between here and the wait
@@ -98,13 +111,20 @@ void parker::block(double ns) {
     }
     while (!token_ && !g.aborting) {
       blocked = true;
-      if (ns < 0) s4u_->cv->wait(lk);
-      else if (s4u_->cv->wait_until(lk, deadline) == std::cv_status::timeout) {
-        timed_out = !token_;
-        break;
+      if (ns < 0) {
+        s4u_->cv->wait(lk);
+      } else {
+        waits_until(me, deadline);
+        const bool timeout = s4u_->cv->wait_until(lk, deadline) == std::cv_status::timeout;
+        g.wakes.clear(me);
+        if (timeout) {
+          timed_out = !token_;
+          break;
+        }
       }
     }
     waiting_ = false;
+    made_runnable();
   }
   me->untimed = false;
   if (service_untimed) ++g.services_awake;
@@ -113,7 +133,10 @@ void parker::block(double ns) {
   token_ = false;
   if (blocked && !g.aborting) {
     const double wake = wake_ns(me, timed_out);
-    if (wake > 0) sg::this_actor::sleep_for(wake * 1e-9);  // the OS wakes us up
+    if (wake > 0) {  // the OS wakes us up
+      waits_until(me, sg::Engine::get_clock() + std::max(wake * 1e-9, 1e-9));
+      sg::this_actor::sleep_for(wake * 1e-9);
+    }
   }
   resume(me);
   me->blocked_ns += (sg::Engine::get_clock() - blocked_from) * 1e9;
@@ -130,7 +153,10 @@ void parker::notify() {
   // The sleeper may have timed out while we paid; notifying nobody is harmless. A sleeper
   // without a timeout counts as awake from now on (the all-parked check).
   if (sleeper_) sleeper_->untimed = false;
-  if (waiting_ && s4u_) s4u_->cv->notify_one();
+  if (waiting_ && s4u_) {
+    made_runnable();  // before the simcall: the woken actor may run before this one returns
+    s4u_->cv->notify_one();
+  }
   resume(me);
 }
 
