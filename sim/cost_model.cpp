@@ -22,7 +22,7 @@ void resume(actor_state* me) {
   double clk = sg::Engine::get_clock();
   me->base_ns = clk * 1e9;
   me->resumed_s = clk;
-  g.wakes.clear(me);
+  g.wake_at[me->wake_id] = state::no_wake;
   mix((std::uint64_t(std::uint32_t(me->worker + 1)) << 40) ^ std::bit_cast<std::uint64_t>(clk));
 }
 
@@ -39,9 +39,11 @@ namespace {
 // open loop at light load). Where it cannot tell, the flush goes to SimGrid: a run is the same
 // either way, bit for bit (tests/sim/lookahead_test.cpp compares runs with it and without).
 // What it must know, this platform records:
-//   - Dated waits: every sleep and timed wait of an actor is entered in g.wakes with its
+//   - Dated waits: every sleep and timed wait of an actor is entered in g.wake_at with its
 //     date until the actor resumes, so an actor whose date came with this worker's (ended in
-//     the same step, not run yet) holds the lookahead back too.
+//     the same step, not run yet) holds the lookahead back too. The scan over them is O(actors),
+//     and where every worker is busy it almost always finds one due first: then it rests for
+//     a doubling number of flushes (a flush without the look is a simcall, never wrong).
 //   - Actors runnable at once: only this platform's own simcalls make one without a clock
 //     move: a notify, an actor made or ended, a yield, and every simcall that returns at once
 //     (making or taking the S4U mutex and condition variable of a blocking lock or parker),
@@ -68,7 +70,18 @@ double lookahead(const actor_state* me, double p) {
   const double date = now + std::max(p * 1e-9, precision_s);  // the sleep action's date
   const double next = now + (date - now);                     // solve(): now_ += time_delta
   if (!(next + 2e-5 < g.limit_s)) return -1;                   // run_until's margin is 1e-5
-  if (!g.wakes.empty() && !(g.wakes.earliest() > next + 2 * precision_s)) return -1;
+  if (g.lookahead_rest > 0) {
+    --g.lookahead_rest;
+    return -1;
+  }
+  double earliest = state::no_wake;
+  for (const double w : g.wake_at) earliest = w < earliest ? w : earliest;
+  if (!(earliest > next + 2 * precision_s)) {
+    g.lookahead_misses = std::min(g.lookahead_misses + 1, 10u);
+    g.lookahead_rest = (1u << g.lookahead_misses) - 1;  // 1, 3, 7, ... 1023 flushes without a look
+    return -1;
+  }
+  g.lookahead_misses = 0;
   return next;
 }
 

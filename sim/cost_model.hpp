@@ -34,7 +34,6 @@
 
 #include "models/rng.hpp"
 #include "schedule.hpp"
-#include "wake_dates.hpp"
 
 namespace twinsched::sim_detail {
 
@@ -93,7 +92,7 @@ struct actor_state {
   double drain_at = 0;       ///< simulated ns by which its buffered stores are complete (drain)
   bool service = false;      ///< the runtime's service (platform.hpp 18): off the cores, like the driver
   double resumed_s = -1;     ///< SimGrid's clock at its last resume (flush's lookahead)
-  int wake_slot = -1;        ///< its place in state::wakes, -1: none
+  std::uint32_t wake_id = 0;  ///< its index in state::wake_at: 0 the driver, then each actor made, in order
   double blocked_ns = 0;     ///< time spent blocked in a parker (cpu_ns: platform.hpp 19)
   std::uint64_t wake_draws = 0;  ///< seeds its next wake-up latency (splitmix64 sequence per actor)
 };
@@ -144,9 +143,16 @@ struct state {
   bool lookahead = true;
   double limit_s = 0;           ///< the run's simulated time limit (run_until's date), or the heartbeat's first wake
   bool shared_cores = false;    ///< a core has had two workers: their work ends when SimGrid's sharing says
-  /// When each actor waiting on a dated sleep or timed wait wakes by itself; an actor whose
-  /// date has come is runnable now and stays here until it resumes.
-  wake_dates<actor_state> wakes;
+  /// By wake_id: when the actor waiting on a dated sleep or timed wait wakes by itself, or
+  /// +inf (running, or waiting for nothing dated). An actor whose date has come is runnable
+  /// now, and keeps its date until it resumes.
+  std::vector<double> wake_at = std::vector<double>(1, no_wake);
+  static constexpr double no_wake = 1e300;
+  /// The lookahead's scan of wake_at is skipped this many more times: after a run of scans
+  /// that found another wait due first (every worker busy), it looks less often; a
+  /// skipped look is a simcall, which is always right (cost_model.cpp).
+  std::uint32_t lookahead_rest = 0;
+  std::uint32_t lookahead_misses = 0;  ///< scans in a row that found another wait due first
   /// Dated waits begun since SimGrid last solved (moved its clock): it dates their actions
   /// from its clock at the solve, so the lookahead must not move the clock before one.
   std::uint64_t unsolved_waits = 0;
@@ -162,7 +168,7 @@ void made_runnable();
 /// The running actor is about to wait until `date` (simulated s) at the latest: the lookahead
 /// must not overtake it. resume() clears it.
 inline void waits_until(actor_state* me, double date) {
-  g.wakes.set(me, date);
+  g.wake_at[me->wake_id] = date;
   ++g.unsolved_waits;
 }
 /// After every simcall: `me` runs again; restores its identity (g.cur), reads the clock into

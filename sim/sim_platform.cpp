@@ -236,6 +236,8 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
   ++sim_detail::g.live_workers;  // the all-parked check (cost_model.hpp)
   if (schedule_) st->pending_ns += schedule_->start_delay(index);  // pct: initial priorities
   st->worker = index;
+  st->wake_id = std::uint32_t(sim_detail::g.wake_at.size());
+  sim_detail::g.wake_at.push_back(sim_detail::state::no_wake);
   st->dither = std::uint64_t(index);
   st->wake_draws = splitmix64(0x77616b65ull + std::uint64_t(index));  // its own wake-up sequence
   sim_detail::next_yield_at(st.get());
@@ -281,6 +283,8 @@ void sim_platform::start_service(std::function<void()> fn) {
   impl* I = impl_.get();
   auto st = std::make_unique<actor_state>();
   st->service = true;  // worker and core stay -1: outside simulated time, like the driver
+  st->wake_id = std::uint32_t(sim_detail::g.wake_at.size());
+  sim_detail::g.wake_at.push_back(sim_detail::state::no_wake);
   st->wake_draws = splitmix64(0x73657276ull);  // apart from every worker's
   actor_state* s = st.get();
   I->services.push_back(std::move(st));

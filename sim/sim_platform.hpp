@@ -13,8 +13,9 @@
 //   Charges accumulate per worker ("pending") and are paid with ONE simcall when the worker
 //   next yields to the simulation: sleep_for(pending) on a core the worker has to itself,
 //   execute(pending cycles) on a core it shares (SimGrid then shares the core fairly, so a
-//   spinning worker visibly slows a busy one). A simcall costs ~1-5 us of real time, which is
-//   why charges are never paid one by one.
+//   spinning worker visibly slows a busy one). A simcall costs ~0.6 us of real time, which is
+//   why charges are never paid one by one; and where SimGrid would only move its clock and
+//   resume the same worker, flush's lookahead (cost_model.cpp) does that without one.
 //   The parts: cost_model.hpp (the machine's costs, the cache-line model, local time and
 //   interleaving: when and how charges are paid), sim_sync.hpp (P::atomic, P::mutex, P::parker), and this file (sim_config, the
 //   platform itself: engine and hosts, workers, clock, tracing; sim_stats).

@@ -116,7 +116,7 @@ void parker::block(double ns) {
       } else {
         waits_until(me, deadline);
         const bool timeout = s4u_->cv->wait_until(lk, deadline) == std::cv_status::timeout;
-        g.wakes.clear(me);
+        g.wake_at[me->wake_id] = state::no_wake;
         if (timeout) {
           timed_out = !token_;
           break;
