@@ -15,7 +15,7 @@ namespace twinsched::sim_detail {
 
 state g;
 
-void made_runnable() { g.made_runnable_s = sg::Engine::get_clock(); }
+void made_runnable() { g.made_runnable_s = engine_access::clock(); }
 
 void resume(actor_state* me) {
   g.cur = me;
@@ -87,6 +87,11 @@ double lookahead(const actor_state* me, double p) {
 
 }  // namespace
 
+void sleep_ns(actor_state* me, double ns) {
+  waits_until(me, engine_access::clock() + std::max(ns * 1e-9, precision_s));  // the date SimGrid gives it
+  sg::this_actor::sleep_for(ns * 1e-9);
+}
+
 void flush() {
   actor_state* me = g.cur;
   if (g.aborting) halt();
@@ -101,8 +106,7 @@ void flush() {
       engine_access::set_clock(next);
       ++g.skipped;
     } else {
-      waits_until(me, engine_access::clock() + std::max(p * 1e-9, precision_s));
-      sg::this_actor::sleep_for(p * 1e-9);  // the core is ours: same time, cheaper
+      sleep_ns(me, p);  // the core is ours: same time as execute, cheaper
     }
   } else {
     made_runnable();  // a yield: this worker runs again at the same time, after the others

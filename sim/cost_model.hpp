@@ -156,8 +156,9 @@ struct state {
   /// Dated waits begun since SimGrid last solved (moved its clock): it dates their actions
   /// from its clock at the solve, so the lookahead must not move the clock before one.
   std::uint64_t unsolved_waits = 0;
-  /// SimGrid's clock when an actor last made another runnable at once (a notify, an actor
-  /// made or ended, a yield): an actor that resumed no later may not have seen it run yet.
+  /// SimGrid's clock when an actor last made itself or another runnable at once (a notify,
+  /// an actor made or ended, a yield, a simcall that returns at once): an actor that resumed
+  /// no later may not have seen it run yet.
   double made_runnable_s = -1;
   std::uint64_t skipped = 0;    ///< flushes the lookahead answered without SimGrid
 };
@@ -171,6 +172,9 @@ inline void waits_until(actor_state* me, double date) {
   g.wake_at[me->wake_id] = date;
   ++g.unsolved_waits;
 }
+/// The running actor sleeps `ns` simulated ns (SimGrid's sleep_for), its wake entered for the
+/// lookahead (out of line).
+void sleep_ns(actor_state* me, double ns);
 /// After every simcall: `me` runs again; restores its identity (g.cur), reads the clock into
 /// its base_ns and folds the resume into the event hash (out of line).
 void resume(actor_state* me);

@@ -1,7 +1,6 @@
 // The sync primitives' out-of-line parts: a mutex waiting on a holder that yielded, a parker blocking and waking in simulated time.
 #include "sim_sync.hpp"
 
-#include <algorithm>
 #include <mutex>
 
 #include <simgrid/s4u.hpp>
@@ -133,10 +132,7 @@ void parker::block(double ns) {
   token_ = false;
   if (blocked && !g.aborting) {
     const double wake = wake_ns(me, timed_out);
-    if (wake > 0) {  // the OS wakes us up
-      waits_until(me, sg::Engine::get_clock() + std::max(wake * 1e-9, 1e-9));
-      sg::this_actor::sleep_for(wake * 1e-9);
-    }
+    if (wake > 0) sleep_ns(me, wake);  // the OS wakes us up
   }
   resume(me);
   me->blocked_ns += (sg::Engine::get_clock() - blocked_from) * 1e9;
