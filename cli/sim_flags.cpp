@@ -24,7 +24,7 @@ void add_sim_flags(CLI::App& cmd, sim_options& o) {
       ->type_name("F")
       ->check(CLI::IsMember({"raw", "boost", "ucontext", "thread"}))
       ->capture_default_str();
-  cmd.add_flag("!--no-lookahead", o.lookahead,
+  cmd.add_flag_callback("--no-lookahead", [&o] { o.lookahead = false; },
                "Enter SimGrid at every yield, even where it would only hand the yielding worker its own time back "
                "(by default the simulator moves the clock itself there). The results are identical; for checking "
                "that, and for measuring what the lookahead saves.");

@@ -29,6 +29,15 @@ for v in (j["checksum"], j["reference"], j["sim"]["event_hash"]):
 assert j["determinism"] == {"checked": True, "identical": True, "first_difference": ""}, j["determinism"]
 assert "migrations" not in j["sim"] and isinstance(j["sim"]["turns_on_another_core"], int)
 PY
+# --no-lookahead: every yield a simcall, the same run; without it, pingpong skips some (one worker busy at a time)
+with=$("$bin" sim pp.toml --cores 4 --json)
+without=$("$bin" sim pp.toml --cores 4 --no-lookahead --json)
+python3 - "$with" "$without" <<'PY' && echo "ok: --no-lookahead: same event hash, no skips" || fail "--no-lookahead: $with / $without"
+import json, sys
+a, b = json.loads(sys.argv[1])["sim"], json.loads(sys.argv[2])["sim"]
+assert a["event_hash"] == b["event_hash"] and a["flushes"] == b["flushes"], (a, b)
+assert b["lookahead_skips"] == 0 and 0 < a["lookahead_skips"] < a["flushes"], (a, b)
+PY
 out=$("$bin" sim pp.toml --cores 1,2 --check-determinism)
 has "$out" '^determinism   OK: every simulation ran twice, same result and event hash$' "a scaling table's determinism verdict"
 out=$("$bin" run pp.toml --json)
