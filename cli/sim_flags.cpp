@@ -25,9 +25,9 @@ void add_sim_flags(CLI::App& cmd, sim_options& o) {
       ->check(CLI::IsMember({"raw", "boost", "ucontext", "thread"}))
       ->capture_default_str();
   cmd.add_flag_callback("--no-lookahead", [&o] { o.lookahead = false; },
-               "Enter SimGrid at every yield, even where it would only hand the yielding worker its own time back "
-               "(by default the simulator moves the clock itself there). The results are identical; for checking "
-               "that, and for measuring what the lookahead saves.");
+               "Enter SimGrid at every yield, even where it would only move its clock and resume one worker (by "
+               "default the simulator does that itself: the same worker goes on, or the one due next takes over). "
+               "The results are identical; for checking that, and for measuring what the lookahead saves.");
   takes(cmd.add_option("--quantum-ns", o.quantum_ns,
                        "Coarse interleaving: how far (simulated ns) a worker may run ahead of the clock before it "
                        "yields. 0: the machine's quantum_ns.")

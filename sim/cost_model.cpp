@@ -1,9 +1,10 @@
 // The cost model's out-of-line parts: the simulation's state, paying pending charges with one simcall (or, where
-// SimGrid would only hand the worker its own time back, none), resuming after one.
+// SimGrid would only move its clock and resume one worker, the same without its solve), resuming after one.
 #include "cost_model.hpp"
 
 #include <algorithm>
 #include <bit>
+#include <cmath>
 
 #include <simgrid/s4u.hpp>
 
@@ -15,10 +16,9 @@ namespace twinsched::sim_detail {
 
 state g;
 
-void made_runnable() { g.made_runnable_s = engine_access::clock(); }
-
 void resume(actor_state* me) {
   g.cur = me;
+  ++g.runs;
   double clk = sg::Engine::get_clock();
   me->base_ns = clk * 1e9;
   me->resumed_s = clk;
@@ -32,18 +32,35 @@ namespace {
 // sleep action dated now + max(p, its precision), runs every other actor that is runnable
 // now, then moves its clock to the earliest date among its actions (now + (date - now), in
 // these doubles), ends every action dated within its precision of it, and resumes their
-// actors. When no other actor is runnable now and every other dated wait ends past that
-// precision of the new clock, all SimGrid does is move its clock and resume this worker;
-// lookahead() says so, and flush() then sets the clock as SimGrid would have, without the
-// simcall (most flushes of a run where one worker is busy and the others wait: pingpong, an
-// open loop at light load). Where it cannot tell, the flush goes to SimGrid: a run is the same
-// either way, bit for bit (tests/sim/lookahead_test.cpp compares runs with it and without).
-// What it must know, this platform records:
-//   - Dated waits: every sleep and timed wait of an actor is entered in g.wake_at with its
-//     date until the actor resumes, so an actor whose date came with this worker's (ended in
-//     the same step, not run yet) holds the lookahead back too. The scan over them is O(actors),
-//     and where every worker is busy it almost always finds one due first: then it rests for
-//     a doubling number of flushes (a flush without the look is a simcall, never wrong).
+// actors. When no other actor is runnable now and that earliest date is alone (no other
+// within the precision), all SimGrid does is move its clock and resume one actor; lookahead()
+// says which, and flush() does the same without SimGrid's solve:
+//   - skip: this worker is due first; flush sets the clock and goes on, no simcall (a run
+//     where one worker is busy and the others wait: pingpong, an open loop at light load);
+//   - hand_off: a held worker is due first; flush sets the clock to its date, and one simcall
+//     resumes it and suspends this worker, held in turn (every worker busy: forward, fib);
+//   - hold: one of SimGrid's own waiters is due first; this worker suspends, held, and
+//     SimGrid's solve resumes that one (a suspend is cheaper than a sleep action).
+// A held worker is one SimGrid has no action for: its date is in g.wake_at alone, and only a
+// hand-off or release_held resumes it. So SimGrid must never solve, nor date a wait of its
+// own, while one is held (it would move its clock past that date, or order a tie otherwise
+// than it would have): release_held() makes every held wait SimGrid's own before each simcall
+// after which another actor could run or SimGrid could solve (made_runnable, sleep_ns, halt;
+// a blocking lock or parker calls made_runnable first). A released worker begins its sleep to
+// the same date (exact in doubles: date - c is, for every clock c between date / 2 and date,
+// hence the rule date <= 2 * now), and begins it last among the waits SimGrid dates before it
+// next solves, after a round in which no other actor ran: SimGrid ends equal dates of one solve
+// in the reverse order they began, and this wait, had it been SimGrid's all along, would have
+// been dated first. A held worker's date keeps more than the precision from every other date
+// (checked when it is held: dates entered later come with a release), so no solve would
+// have ended it with another. Where it cannot tell, the flush goes to SimGrid: a run is the
+// same either way, bit for bit (tests/sim/lookahead_test.cpp compares runs with it and
+// without). What it must know, this platform records:
+//   - Dated waits: every sleep and timed wait of an actor (and every held worker's) is entered
+//     in g.wake_at with its date until the actor resumes, so an actor whose date came with
+//     this worker's (ended in the same step, not run yet) holds the lookahead back too. The
+//     scan over them is O(actors); where it finds no clear next one it rests for a doubling
+//     number of flushes (a flush without the look is a simcall, never wrong).
 //   - Actors runnable at once: only this platform's own simcalls make one without a clock
 //     move: a notify, an actor made or ended, a yield, and every simcall that returns at once
 //     (making or taking the S4U mutex and condition variable of a blocking lock or parker),
@@ -55,39 +72,130 @@ namespace {
 //   - Actions not yet solved: SimGrid dates a sleep or timed wait from its clock when it
 //     next solves, not when the actor began it (its CPU model's lazy update), so no clock
 //     move while one begun by another actor waits for that solve (g.unsolved_waits, zeroed
-//     by sim_platform at each of SimGrid's time advances).
+//     by sim_platform at each of SimGrid's time advances; a released wait counts from its release).
 //   - Work on a shared core (execute) ends when SimGrid's sharing says: no lookahead in a
 //     run that has had one. This platform sets no kernel timer.
 //   - The run's time limit (run_until's date) must lie beyond the new clock, with the margin
 //     SimGrid's main loop uses to call the limit reached.
 constexpr double precision_s = 1e-9;  // SimGrid's surf/precision, left at its default
 
-/// The clock SimGrid would resume the running worker at after sleep_for(p ns), or -1 if it
-/// might do anything else first.
-double lookahead(const actor_state* me, double p) {
-  if (g.shared_cores || g.unsolved_waits || g.made_runnable_s >= me->resumed_s) return -1;
+/// What a flush does instead of its simcall (lookahead()).
+struct plan {
+  enum { simgrid, skip, hand_off, hold } what = simgrid;
+  double clock = -1;            ///< skip, hand_off: the clock SimGrid's solve would have set
+  actor_state* next = nullptr;  ///< hand_off: the held worker due next
+};
+
+/// Whether SimGrid would, after the running worker's sleep_for(p ns), only move its clock and
+/// resume one worker: this one (skip), a held one (hand_off), or one of its own waiters
+/// (hold: this worker then needs no action of SimGrid's, being due later).
+plan lookahead(actor_state* me, double p) {
+  if (g.shared_cores || g.unsolved_waits || g.made_runnable_s >= me->resumed_s) return {};
   const double now = engine_access::clock();
   const double date = now + std::max(p * 1e-9, precision_s);  // the sleep action's date
   const double next = now + (date - now);                     // solve(): now_ += time_delta
-  if (!(next + 2e-5 < g.limit_s)) return -1;                   // run_until's margin is 1e-5
+  if (!(next + 2e-5 < g.limit_s)) return {};                   // run_until's margin is 1e-5
   if (g.lookahead_rest > 0) {
     --g.lookahead_rest;
-    return -1;
+    return {};
   }
-  double earliest = state::no_wake;
-  for (const double w : g.wake_at) earliest = w < earliest ? w : earliest;
-  if (!(earliest > next + 2 * precision_s)) {
-    g.lookahead_misses = std::min(g.lookahead_misses + 1, 10u);
-    g.lookahead_rest = (1u << g.lookahead_misses) - 1;  // 1, 3, 7, ... 1023 flushes without a look
-    return -1;
+  // The two earliest dated waits of the others (this worker's own entry is no_wake), and how
+  // close the nearest comes to this worker's date.
+  double first = state::no_wake, second = state::no_wake, gap = state::no_wake;
+  std::uint32_t first_id = 0;
+  const double* w = g.wake_at.data();
+  for (std::uint32_t i = 0, n = std::uint32_t(g.wake_at.size()); i < n; ++i) {
+    gap = std::min(gap, std::abs(w[i] - date));
+    if (w[i] < second) {
+      if (w[i] < first) {
+        second = first;
+        first = w[i];
+        first_id = i;
+      } else {
+        second = w[i];
+      }
+    }
   }
-  g.lookahead_misses = 0;
-  return next;
+  if (first > next + 2 * precision_s) {
+    g.lookahead_misses = 0;
+    return {plan::skip, next};
+  }
+  // Another wait is due first. If it is alone at its date (no other within SimGrid's
+  // precision: the solve ends it alone) and not due yet (not ended by the step that resumed
+  // this worker, its actor runnable), SimGrid
+  // would move the clock there and resume it. This worker, held from here on, must be no
+  // nearer than that to any other date (so no solve would have ended it with another), and
+  // release_held must give SimGrid its date exactly (date - c is exact for every later
+  // clock c, as date <= 2 * now).
+  const double then = now + (first - now);
+  if (first > now + 2 * precision_s && date > then + 2 * precision_s && second > then + 2 * precision_s &&
+      gap > 2 * precision_s && then + 2e-5 < g.limit_s && date <= 2 * now) {
+    g.lookahead_misses = 0;
+    actor_state* a = g.actors[first_id];
+    if (a && a->held) return {plan::hand_off, then, a};
+    return {plan::hold};
+  }
+  g.lookahead_misses = std::min(g.lookahead_misses + 1, 10u);
+  g.lookahead_rest = (1u << g.lookahead_misses) - 1;  // 1, 3, 7, ... 1023 flushes without a look
+  return {};
+}
+
+/// Suspends the running worker, held until its date (entered in wake_at), after resuming
+/// `next` if given: one simcall, no action. Returns when a hand-off resumes it (the clock at
+/// its date) or release_held does (then it waits the rest in SimGrid, as it would have).
+void suspend_held(actor_state* me, double date, actor_state* next) {
+  g.wake_at[me->wake_id] = date;  // no SimGrid action: not an unsolved wait
+  me->held = true;
+  ++g.held;
+  sg::Actor* self = me->actor;
+  if (next) {
+    next->held = false;
+    --g.held;
+    engine_access::hand_off(self, next->actor);
+  } else {
+    sg::this_actor::suspend();
+  }
+  if (me->released) {
+    me->released = false;
+    // SimGrid would have dated this wait before any other it dates at its next solve, so it
+    // would end first of those with the same date: it dates waits begun in one step of its
+    // clock in the reverse order they began. So this wait begins last: after a round of
+    // SimGrid's in which no other actor ran (each that runs counts in g.runs).
+    for (std::uint64_t seen = g.runs - 1; seen != g.runs;) {
+      seen = g.runs;
+      sg::this_actor::yield();
+    }
+    sg::this_actor::sleep_for(date - engine_access::clock());  // exact: release_held
+  }
 }
 
 }  // namespace
 
+void release_held() {
+  if (g.held == 0) return;
+  actor_state* me = g.cur;
+  for (actor_state* a : g.actors) {
+    if (a && a->held) {
+      // Resumed now, it begins a sleep to its date before SimGrid solves again: an unsolved wait.
+      a->held = false;
+      a->released = true;
+      ++g.unsolved_waits;
+      a->actor->resume();
+      ++g.runs;
+    }
+  }
+  g.held = 0;
+  g.cur = me;
+}
+
+void made_runnable() {
+  release_held();
+  ++g.runs;
+  g.made_runnable_s = engine_access::clock();
+}
+
 void sleep_ns(actor_state* me, double ns) {
+  release_held();
   waits_until(me, engine_access::clock() + std::max(ns * 1e-9, precision_s));  // the date SimGrid gives it
   sg::this_actor::sleep_for(ns * 1e-9);
 }
@@ -102,9 +210,19 @@ void flush() {
   if (p > 0) {
     if (me->shared_core) {
       sg::this_actor::execute(p * g.clock_ghz);  // cycles at clock_ghz: shares the core
-    } else if (const double next = g.lookahead ? lookahead(me, p) : -1; next >= 0) {
-      engine_access::set_clock(next);
+    } else if (const plan to = g.lookahead ? lookahead(me, p) : plan{}; to.what == plan::skip) {
+      engine_access::set_clock(to.clock);
       ++g.skipped;
+      if (g.on_clock_moved) g.on_clock_moved();
+    } else if (to.what == plan::hand_off) {
+      const double date = engine_access::clock() + std::max(p * 1e-9, precision_s);
+      engine_access::set_clock(to.clock);
+      ++g.hand_offs;
+      if (g.on_clock_moved) g.on_clock_moved();
+      suspend_held(me, date, to.next);
+    } else if (to.what == plan::hold) {
+      ++g.holds;
+      suspend_held(me, engine_access::clock() + std::max(p * 1e-9, precision_s), nullptr);
     } else {
       sleep_ns(me, p);  // the core is ours: same time as execute, cheaper
     }
@@ -118,6 +236,7 @@ void flush() {
 
 void halt() {
   // Never return into models/ code: the run is over. Everyone blocked => the engine stops.
+  release_held();  // they wake at their dates and halt, as they would have
   for (;;) sg::this_actor::suspend();
 }
 

@@ -32,6 +32,8 @@
 #include <source_location>
 #include <vector>
 
+#include <simgrid/forward.h>
+
 #include "models/rng.hpp"
 #include "schedule.hpp"
 
@@ -93,6 +95,9 @@ struct actor_state {
   bool service = false;      ///< the runtime's service (platform.hpp 18): off the cores, like the driver
   double resumed_s = -1;     ///< SimGrid's clock at its last resume (flush's lookahead)
   std::uint32_t wake_id = 0;  ///< its index in state::wake_at: 0 the driver, then each actor made, in order
+  simgrid::s4u::Actor* actor = nullptr;  ///< its S4U actor, once it runs (a hand-off resumes it)
+  bool held = false;     ///< suspended by the platform until its wake_at date: SimGrid has no action for it (flush)
+  bool released = false;  ///< resumed to make its wait SimGrid's own (release_held)
   double blocked_ns = 0;     ///< time spent blocked in a parker (cpu_ns: platform.hpp 19)
   std::uint64_t wake_draws = 0;  ///< seeds its next wake-up latency (splitmix64 sequence per actor)
 };
@@ -161,16 +166,37 @@ struct state {
   /// no later may not have seen it run yet.
   double made_runnable_s = -1;
   std::uint64_t skipped = 0;    ///< flushes the lookahead answered without SimGrid
+  std::uint64_t hand_offs = 0;  ///< flushes that resumed the worker due next without SimGrid's solve
+  std::uint64_t holds = 0;      ///< flushes that suspended their worker without a SimGrid action
+  /// By wake_id: the actor (the driver's entry is set when it runs).
+  std::vector<actor_state*> actors = std::vector<actor_state*>(1, nullptr);
+  unsigned held = 0;            ///< actors with `held` set
+  /// Counts every time an actor runs or begins a wait: a released worker begins its wait in
+  /// SimGrid once a round passes without it moving (cost_model.cpp, suspend_held).
+  std::uint64_t runs = 0;
+  void (*on_clock_moved)() = nullptr;  ///< the clock moved without SimGrid's solve (progress reports)
 };
 extern state g;
 
-/// An actor just made another runnable at this simulated time (the lookahead's rule: `state`).
+/// Enters an actor in wake_at and gives it its wake_id.
+inline void enter(actor_state* a) {
+  a->wake_id = std::uint32_t(g.wake_at.size());
+  g.wake_at.push_back(state::no_wake);
+  g.actors.push_back(a);
+}
+/// An actor is about to make another runnable, or itself is about to wait in SimGrid, at this
+/// simulated time: the lookahead's rule (`state`), and every held worker's wait becomes
+/// SimGrid's own first (release_held).
 void made_runnable();
+/// Makes every held worker's wait SimGrid's own, as if it had slept there all along; before
+/// any simcall after which SimGrid could run another actor or move its clock (cost_model.cpp).
+void release_held();
 /// The running actor is about to wait until `date` (simulated s) at the latest: the lookahead
 /// must not overtake it. resume() clears it.
 inline void waits_until(actor_state* me, double date) {
   g.wake_at[me->wake_id] = date;
   ++g.unsolved_waits;
+  ++g.runs;
 }
 /// The running actor sleeps `ns` simulated ns (SimGrid's sleep_for), its wake entered for the
 /// lookahead (out of line).

@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 #include <simgrid/s4u/Engine.hpp>
 
+#include "cost_model.hpp"
 #include "machine_model.hpp"
 #include "replay_policy.hpp"
 #include "run/live_runs.hpp"
@@ -49,7 +50,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(replay_log, recorded, followed, skipped, reor
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(preemption, worker, op, delay_ns, where)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(cost_report, source, charged_turns, charged_ns, unprofiled_turns, unprofiled_kinds)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(sim_result, run, machine, interleave, context_factory, cores, sim_s, real_s,
-                                   event_hash, flushes, lookahead_skips, blocks, contended_locks, migrations,
+                                   event_hash, flushes, lookahead_skips, hand_offs, holds, blocks, contended_locks, migrations,
                                    aborted, replay, points, preemptions, costs)
 
 std::string to_json_text(const sim_result& r) { return nlohmann::json(r).dump(); }
@@ -194,6 +195,7 @@ struct sim_backend {
         return true;
       }();
       (void)listening;
+      sim_detail::g.on_clock_moved = [] { reporter.on_time_advance(); };  // the lookahead's moves, too
     }
     // Wall time of the simulation itself: a measurement of the simulator, never an input to it.
     const auto t0 = std::chrono::steady_clock::now();
@@ -277,6 +279,8 @@ sim_result sim_process::simulate_reporting(const scenario& s, const sim_options&
   out.event_hash = st.event_hash;
   out.flushes = st.flushes;
   out.lookahead_skips = st.lookahead_skips;
+  out.hand_offs = st.hand_offs;
+  out.holds = st.holds;
   out.blocks = st.blocks;
   out.contended_locks = st.contended_locks;
   out.migrations = st.migrations;

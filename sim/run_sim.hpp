@@ -46,6 +46,8 @@ struct sim_result {
   std::uint64_t event_hash = 0;  ///< hash of every scheduling point, block, wake and trace event, in order
   std::uint64_t flushes = 0;     ///< times a worker paid accumulated costs (yields)
   std::uint64_t lookahead_skips = 0;  ///< of those, paid without a simcall (sim_options::lookahead)
+  std::uint64_t hand_offs = 0;   ///< of those, resumed the worker due next without SimGrid's solve (lookahead)
+  std::uint64_t holds = 0;       ///< of those, waited without a SimGrid action (lookahead)
   std::uint64_t blocks = 0;      ///< times a worker blocked (lock or park)
   std::uint64_t contended_locks = 0;  ///< locks taken while another worker held them (sim_sync.hpp)
   std::uint64_t migrations = 0;  ///< turns on another core than their actor's last: its state migrated (charged)

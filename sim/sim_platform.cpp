@@ -183,7 +183,9 @@ void sim_platform::run(std::function<void()> driver) {
   sim_detail::g.on_maybe_all_parked = &sim_platform::on_maybe_all_parked;
   sim_detail::g.on_points_spent = &sim_platform::on_points_spent;
   sim_detail::g.made_runnable_s = 0;  // every actor starts runnable at 0
+  sim_detail::g.actors[0] = &I->driver;
   sg::Actor::create("driver", prepared_hosts[0], [this, I, driver = std::move(driver)] {
+    I->driver.actor = sg::Actor::self();
     sim_detail::resume(&I->driver);
     try {
       driver();
@@ -224,6 +226,8 @@ void sim_platform::run(std::function<void()> driver) {
   stats_.event_hash = sim_detail::g.hash;
   stats_.flushes = sim_detail::g.flushes;
   stats_.lookahead_skips = sim_detail::g.skipped;
+  stats_.hand_offs = sim_detail::g.hand_offs;
+  stats_.holds = sim_detail::g.holds;
   stats_.blocks = sim_detail::g.blocks;
   stats_.contended_locks = sim_detail::g.contended_locks;
   stats_.points = sim_detail::g.points;
@@ -253,8 +257,7 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
   ++sim_detail::g.live_workers;  // the all-parked check (cost_model.hpp)
   if (schedule_) st->pending_ns += schedule_->start_delay(index);  // pct: initial priorities
   st->worker = index;
-  st->wake_id = std::uint32_t(sim_detail::g.wake_at.size());
-  sim_detail::g.wake_at.push_back(sim_detail::state::no_wake);
+  sim_detail::enter(st.get());
   st->dither = std::uint64_t(index);
   st->wake_draws = splitmix64(0x77616b65ull + std::uint64_t(index));  // its own wake-up sequence
   sim_detail::next_yield_at(st.get());
@@ -271,6 +274,7 @@ void sim_platform::start_worker(int index, std::function<void()> fn) {
   actor_state* caller = sim_detail::g.cur;
   sim_detail::made_runnable();  // before the simcall: the new actor may run before its creator returns
   sg::ActorPtr a = sg::Actor::create("worker-" + std::to_string(index), prepared_hosts[unsigned(s->core)], [this, I, s, fn = std::move(fn)] {
+    s->actor = sg::Actor::self();
     sim_detail::resume(s);
     try {
       fn();
@@ -301,8 +305,7 @@ void sim_platform::start_service(std::function<void()> fn) {
   impl* I = impl_.get();
   auto st = std::make_unique<actor_state>();
   st->service = true;  // worker and core stay -1: outside simulated time, like the driver
-  st->wake_id = std::uint32_t(sim_detail::g.wake_at.size());
-  sim_detail::g.wake_at.push_back(sim_detail::state::no_wake);
+  sim_detail::enter(st.get());
   st->wake_draws = splitmix64(0x73657276ull);  // apart from every worker's
   actor_state* s = st.get();
   I->services.push_back(std::move(st));
@@ -310,6 +313,7 @@ void sim_platform::start_service(std::function<void()> fn) {
   actor_state* caller = sim_detail::g.cur;
   sim_detail::made_runnable();  // before the simcall: the new actor may run before its creator returns
   sg::ActorPtr a = sg::Actor::create("service", prepared_hosts[0], [this, s, fn = std::move(fn)] {
+    s->actor = sg::Actor::self();
     sim_detail::resume(s);
     try {
       fn();

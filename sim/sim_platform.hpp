@@ -15,7 +15,8 @@
 //   execute(pending cycles) on a core it shares (SimGrid then shares the core fairly, so a
 //   spinning worker visibly slows a busy one). A simcall costs ~0.6 us of real time, which is
 //   why charges are never paid one by one; and where SimGrid would only move its clock and
-//   resume the same worker, flush's lookahead (cost_model.cpp) does that without one.
+//   resume one worker, flush's lookahead (cost_model.cpp) does that itself: the same worker
+//   goes on with no simcall, or the one due next takes over in one simcall without a solve.
 //   The parts: cost_model.hpp (the machine's costs, the cache-line model, local time and
 //   interleaving: when and how charges are paid), sim_sync.hpp (P::atomic, P::mutex, P::parker), and this file (sim_config, the
 //   platform itself: engine and hosts, workers, clock, tracing; sim_stats).
@@ -68,6 +69,8 @@ struct sim_stats {
   std::uint64_t event_hash = 0; ///< hash of every yield, block, wake and trace event, in order
   std::uint64_t flushes = 0;    ///< times a worker paid its pending charges (a simcall, or the lookahead)
   std::uint64_t lookahead_skips = 0;  ///< of those, paid without SimGrid (the lookahead)
+  std::uint64_t hand_offs = 0;        ///< of those, resumed the worker due next without SimGrid's solve
+  std::uint64_t holds = 0;            ///< of those, suspended the worker without a SimGrid action
   std::uint64_t blocks = 0;     ///< times a worker blocked (lock or park)
   std::uint64_t contended_locks = 0;  ///< locks taken while another worker held them
   std::uint64_t trace_events = 0;

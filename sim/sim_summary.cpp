@@ -24,6 +24,8 @@ nlohmann::json sim_json(const scenario& s, const sim_result& r) {
               {"event_hash", hex64(r.event_hash)},
               {"flushes", r.flushes},
               {"lookahead_skips", r.lookahead_skips},
+              {"hand_offs", r.hand_offs},
+              {"holds", r.holds},
               {"blocks", r.blocks},
               {"contended_locks", r.contended_locks},
               {"turns_on_another_core", r.migrations},

@@ -1,4 +1,5 @@
-// flush's lookahead (sim/cost_model.cpp): a run with it is the run without it, bit for bit, and it does take the simcalls it can.
+// flush's lookahead (sim/cost_model.cpp): a run with it is the run without it, bit for bit, and it does spare the solves it can
+// (skips, hand-offs from one worker to the next, holds).
 #include <doctest/doctest.h>
 
 #include <string>
@@ -47,8 +48,12 @@ sim_options options(const run_case& c, bool lookahead) {
   return o;
 }
 
-/// Both runs of `c`; checks they are the same run and returns the lookahead's skips.
-std::uint64_t same_either_way(const run_case& c) {
+struct spared {
+  std::uint64_t skips = 0, hand_offs = 0, holds = 0;
+};
+
+/// Both runs of `c`; checks they are the same run and returns what the lookahead spared.
+spared same_either_way(const run_case& c) {
   const scenario s = load(c);
   const sim_result with = simulate(s, options(c, true)), without = simulate(s, options(c, false));
   std::string all;
@@ -61,9 +66,9 @@ std::uint64_t same_either_way(const run_case& c) {
   CHECK(all.empty());
   CHECK(with.event_hash == without.event_hash);
   CHECK(with.flushes == without.flushes);
-  CHECK(without.lookahead_skips == 0);
-  CHECK(with.lookahead_skips <= with.flushes);
-  return with.lookahead_skips;
+  CHECK(without.lookahead_skips + without.hand_offs + without.holds == 0);
+  CHECK(with.lookahead_skips + with.hand_offs + with.holds <= with.flushes);
+  return {with.lookahead_skips, with.hand_offs, with.holds};
 }
 
 }  // namespace
@@ -72,14 +77,25 @@ TEST_CASE("one busy worker among waiting ones: most yields skip SimGrid, and the
   // pingpong's one message bounces between two actors: one worker busy at a time, the
   // others parked (their timed parks are dated waits the lookahead must not overtake)
   for (const char* idle : {"park", "backoff", "sleep"}) {
-    const std::uint64_t skips = same_either_way({"pingpong", "stealing", idle, 4, {{"bounces", "50000"}}});
-    CHECK(skips > 0);
+    CHECK(same_either_way({"pingpong", "stealing", idle, 4, {{"bounces", "50000"}}}).skips > 0);
   }
   // spinning idle workers yield every quantum like busy ones: nothing to skip, same run
   same_either_way({"pingpong", "stealing", "busy-spin", 4, {{"bounces", "50000"}}});
   // the open loop's timer service (a timed park, arrivals delivered by notify) at 10% load
-  CHECK(same_either_way({"open-light", "stealing", "park", 4, {}}) > 0);
-  CHECK(same_either_way({"open-light", "sharing", "backoff", 2, {}}) > 0);
+  CHECK(same_either_way({"open-light", "stealing", "park", 4, {}}).skips > 0);
+  CHECK(same_either_way({"open-light", "sharing", "backoff", 2, {}}).skips > 0);
+}
+
+TEST_CASE("every worker busy: the one due next takes over without SimGrid's solve, and the run is the same") {
+  // forward's workers all busy: nearly every flush hands off to a held worker; workers whose
+  // stolen work ties their clocks to each other's reach equal dates (SimGrid's order of a tie
+  // must hold after a release), and 64 cores with 4 tokens hold idle workers between parks
+  const spared busy = same_either_way({"forward", "stealing", "", 4, {{"actors", "100"}, {"tokens", "20"}, {"hops", "1000"}}});
+  CHECK(busy.hand_offs > 0);
+  CHECK(busy.holds > 0);
+  CHECK(same_either_way({"savina/fib", "stealing", "", 4, {}}).hand_offs > 0);
+  CHECK(same_either_way({"forward", "stealing", "backoff", 64, {{"tokens", "4"}, {"hops", "20000"}}}).hand_offs > 0);
+  same_either_way({"fanout-idle", "distribution", "park", 4, {}});
 }
 
 TEST_CASE("busy workers, locks, blocking, more workers than cores, fine interleaving: the same run") {
