@@ -42,20 +42,25 @@ namespace {
 //   - hold: one of SimGrid's own waiters is due first; this worker suspends, held, and
 //     SimGrid's solve resumes that one (a suspend is cheaper than a sleep action).
 // A held worker is one SimGrid has no action for: its date is in g.wake_at alone, and only a
-// hand-off or release_held resumes it. So SimGrid must never solve, nor date a wait of its
-// own, while one is held (it would move its clock past that date, or order a tie otherwise
-// than it would have): release_held() makes every held wait SimGrid's own before each simcall
-// after which another actor could run or SimGrid could solve (made_runnable, sleep_ns, halt;
-// a blocking lock or parker calls made_runnable first). A released worker begins its sleep to
-// the same date (exact in doubles: date - c is, for every clock c between date / 2 and date,
-// hence the rule date <= 2 * now), and begins it last among the waits SimGrid dates before it
-// next solves, after a round in which no other actor ran: SimGrid ends equal dates of one solve
-// in the reverse order they began, and this wait, had it been SimGrid's all along, would have
-// been dated first. A held worker's date keeps more than the precision from every other date
-// (checked when it is held: dates entered later come with a release), so no solve would
-// have ended it with another. Where it cannot tell, the flush goes to SimGrid: a run is the
-// same either way, bit for bit (tests/sim/lookahead_test.cpp compares runs with it and
-// without). What it must know, this platform records:
+// hand-off or a release resumes it. Workers are held only while one actor runs and no other
+// is runnable (every hold and hand-off leaves exactly one runnable), and SimGrid must never
+// pass or tie a held date (it would move its clock past it, or end it with another in an
+// order of its own). So that one actor releases them all (release_held) before it makes
+// another runnable (made_runnable, which a notify, a new or ending actor, a yield, a blocking
+// lock or park call first) or halts; and before it sleeps in SimGrid, unless SimGrid's next
+// solve will resume one actor alone, due before every held worker, and the sleep's date ties
+// no held one (release_unless_clear: then they stay held). A released worker begins its
+// sleep to the same date (exact in doubles: date - c is, for every clock c between date / 2
+// and date, hence the rule date <= 2 * now), and begins it last among the waits SimGrid
+// dates before it next solves, after a round in which no other actor ran: SimGrid ends equal
+// dates of one solve in the reverse order they began, and this wait, had it been SimGrid's
+// all along, would have been dated first. A held worker's date keeps more than the precision
+// from every other date (checked when it is held; a wait SimGrid dates later that comes that
+// near releases it first), so no solve would have ended it with another. A release costs a
+// few simcalls more than the sleep it replaces: where many cores' dates tie often, holding
+// backs off (release). Where it cannot tell, the flush goes to SimGrid: a run is the same
+// either way, bit for bit (tests/sim/lookahead_test.cpp compares runs with it and without).
+// What it must know, this platform records:
 //   - Dated waits: every sleep and timed wait of an actor (and every held worker's) is entered
 //     in g.wake_at with its date until the actor resumes, so an actor whose date came with
 //     this worker's (ended in the same step, not run yet) holds the lookahead back too. The
@@ -128,15 +133,21 @@ plan lookahead(actor_state* me, double p) {
   // release_held must give SimGrid its date exactly (date - c is exact for every later
   // clock c, as date <= 2 * now).
   const double then = now + (first - now);
-  if (first > now + 2 * precision_s && date > then + 2 * precision_s && second > then + 2 * precision_s &&
+  const bool holding = g.hold_rest == 0;  // else holding has cost more than it saved lately (release)
+  if (!holding) --g.hold_rest;
+  if (holding && first > now + 2 * precision_s && date > then + 2 * precision_s && second > then + 2 * precision_s &&
       gap > 2 * precision_s && then + 2e-5 < g.limit_s && date <= 2 * now) {
     g.lookahead_misses = 0;
     actor_state* a = g.actors[first_id];
     if (a && a->held) return {plan::hand_off, then, a};
     return {plan::hold};
   }
-  g.lookahead_misses = std::min(g.lookahead_misses + 1, 10u);
-  g.lookahead_rest = (1u << g.lookahead_misses) - 1;  // 1, 3, 7, ... 1023 flushes without a look
+  // Where scans keep finding no clear next worker, look less often: 1, 3, 7, ... up to 1023
+  // flushes without a look after each miss in a row; while workers may be held, only after 8
+  // (a miss is then a tie or a runnable actor, and passes).
+  g.lookahead_misses = std::min(g.lookahead_misses + 1, holding ? 17u : 10u);
+  const std::uint32_t row = holding ? g.lookahead_misses - std::min(g.lookahead_misses, 7u) : g.lookahead_misses;
+  g.lookahead_rest = (1u << row) - 1;
   return {};
 }
 
@@ -171,22 +182,64 @@ void suspend_held(actor_state* me, double date, actor_state* next) {
 
 }  // namespace
 
+namespace {
+
+/// Makes held worker `a`'s wait SimGrid's own: resumed now, it begins a sleep to its date before
+/// SimGrid solves again (an unsolved wait; suspend_held).
+void release(actor_state* a) {
+  // A release costs a few simcalls more than the sleep it replaces, a hand-off one less: where
+  // workers are released more often than one in three is handed off to (ties among many
+  // cores' dates), stop holding for a doubling number of flushes.
+  if ((g.hold_credit -= 3) < 0) {
+    g.hold_rest = 64u << std::min(g.hold_backoff++, 10u);
+    g.hold_credit = 0;
+  }
+  a->held = false;
+  a->released = true;
+  --g.held;
+  ++g.unsolved_waits;
+  a->actor->resume();
+  ++g.runs;
+}
+
+}  // namespace
+
 void release_held() {
   if (g.held == 0) return;
   actor_state* me = g.cur;
-  for (actor_state* a : g.actors) {
-    if (a && a->held) {
-      // Resumed now, it begins a sleep to its date before SimGrid solves again: an unsolved wait.
-      a->held = false;
-      a->released = true;
-      ++g.unsolved_waits;
-      a->actor->resume();
-      ++g.runs;
-    }
-  }
-  g.held = 0;
+  for (actor_state* a : g.actors)
+    if (a && a->held) release(a);
   g.cur = me;
 }
+
+namespace {
+
+/// The lone running actor is about to sleep in SimGrid until `date`. Held workers may stay
+/// held only if SimGrid's next solve (to the earliest of its own dates, this one included)
+/// will resume one actor alone, due before every held worker, and no held worker's date
+/// ties with `date`: a worker held now was held first, and SimGrid would end it first of
+/// an equal date, which a wait released later could not. Otherwise all are released.
+void release_unless_clear(double date) {
+  if (g.held == 0) return;
+  const std::size_t n = g.wake_at.size();
+  double first = date, second = state::no_wake, held_first = state::no_wake;
+  bool tie = false;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double w = g.wake_at[i];
+    if (const actor_state* a = g.actors[i]; a && a->held) {
+      held_first = std::min(held_first, w);
+      tie = tie || std::abs(w - date) <= 2 * precision_s;
+    } else if (w < second) {
+      second = std::max(first, w);
+      first = std::min(first, w);
+    }
+  }
+  const double now = engine_access::clock();
+  if (tie || !(first > now + 2 * precision_s && second > first + 2 * precision_s && held_first > first + 2 * precision_s))
+    release_held();
+}
+
+}  // namespace
 
 void made_runnable() {
   release_held();
@@ -195,8 +248,9 @@ void made_runnable() {
 }
 
 void sleep_ns(actor_state* me, double ns) {
-  release_held();
-  waits_until(me, engine_access::clock() + std::max(ns * 1e-9, precision_s));  // the date SimGrid gives it
+  const double date = engine_access::clock() + std::max(ns * 1e-9, precision_s);  // the date SimGrid gives it
+  release_unless_clear(date);
+  waits_until(me, date);
   sg::this_actor::sleep_for(ns * 1e-9);
 }
 
@@ -218,6 +272,10 @@ void flush() {
       const double date = engine_access::clock() + std::max(p * 1e-9, precision_s);
       engine_access::set_clock(to.clock);
       ++g.hand_offs;
+      if (++g.hold_credit > 256) {  // holding pays here: forget earlier backoffs
+        g.hold_credit = 256;
+        g.hold_backoff = 0;
+      }
       if (g.on_clock_moved) g.on_clock_moved();
       suspend_held(me, date, to.next);
     } else if (to.what == plan::hold) {

@@ -171,6 +171,10 @@ struct state {
   /// By wake_id: the actor (the driver's entry is set when it runs).
   std::vector<actor_state*> actors = std::vector<actor_state*>(1, nullptr);
   unsigned held = 0;            ///< actors with `held` set
+  /// Hand-offs less three per released worker, from 0 (cost_model.cpp, release): below 0,
+  /// no worker is held for hold_rest flushes, 64 << hold_backoff.
+  int hold_credit = 0;
+  std::uint32_t hold_rest = 0, hold_backoff = 0;
   /// Counts every time an actor runs or begins a wait: a released worker begins its wait in
   /// SimGrid once a round passes without it moving (cost_model.cpp, suspend_held).
   std::uint64_t runs = 0;
@@ -184,12 +188,11 @@ inline void enter(actor_state* a) {
   g.wake_at.push_back(state::no_wake);
   g.actors.push_back(a);
 }
-/// An actor is about to make another runnable, or itself is about to wait in SimGrid, at this
-/// simulated time: the lookahead's rule (`state`), and every held worker's wait becomes
-/// SimGrid's own first (release_held).
+/// An actor is about to make another runnable, or itself runnable at once after a simcall, or
+/// to wait in SimGrid, at this simulated time: the lookahead's rule (`state`), and every held
+/// worker's wait becomes SimGrid's own first (release_held).
 void made_runnable();
-/// Makes every held worker's wait SimGrid's own, as if it had slept there all along; before
-/// any simcall after which SimGrid could run another actor or move its clock (cost_model.cpp).
+/// Makes every held worker's wait SimGrid's own, as if it had slept there all along.
 void release_held();
 /// The running actor is about to wait until `date` (simulated s) at the latest: the lookahead
 /// must not overtake it. resume() clears it.
