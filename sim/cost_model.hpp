@@ -54,12 +54,11 @@ class core_set {
   }
   /// True if a core other than `core` holds a copy.
   bool any_but(int core) const {
-    for (unsigned i = 0; i < words; ++i) {
-      std::uint64_t w = w_[i];
-      if (core >= 0 && unsigned(core) / 64 == i) w &= ~(std::uint64_t(1) << (unsigned(core) % 64));
-      if (w) return true;
-    }
-    return false;
+    std::array<std::uint64_t, words> w = w_;  // branch-free: every write asks this
+    if (core >= 0) w[unsigned(core) / 64] &= ~(std::uint64_t(1) << (unsigned(core) % 64));
+    std::uint64_t any = 0;
+    for (const std::uint64_t x : w) any |= x;
+    return any != 0;
   }
 
  private:
