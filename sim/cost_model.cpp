@@ -84,10 +84,14 @@ namespace {
 //     SimGrid's main loop uses to call the limit reached.
 constexpr double precision_s = 1e-9;  // SimGrid's surf/precision, left at its default
 
+/// The date SimGrid gives a sleep of `ns` begun now.
+double sleep_date(double ns) { return engine_access::clock() + std::max(ns * 1e-9, precision_s); }
+
 /// What a flush does instead of its simcall (lookahead()).
 struct plan {
   enum { simgrid, skip, hand_off, hold } what = simgrid;
   double clock = -1;            ///< skip, hand_off: the clock SimGrid's solve would have set
+  double date = -1;             ///< hand_off, hold: the date this worker is held until
   actor_state* next = nullptr;  ///< hand_off: the held worker due next
 };
 
@@ -97,7 +101,7 @@ struct plan {
 plan lookahead(actor_state* me, double p) {
   if (g.shared_cores || g.unsolved_waits || g.made_runnable_s >= me->resumed_s) return {};
   const double now = engine_access::clock();
-  const double date = now + std::max(p * 1e-9, precision_s);  // the sleep action's date
+  const double date = sleep_date(p);                          // the sleep action's date
   const double next = now + (date - now);                     // solve(): now_ += time_delta
   if (!(next + 2e-5 < g.limit_s)) return {};                   // run_until's margin is 1e-5
   if (g.lookahead_rest > 0) {
@@ -127,11 +131,10 @@ plan lookahead(actor_state* me, double p) {
   }
   // Another wait is due first. If it is alone at its date (no other within SimGrid's
   // precision: the solve ends it alone) and not due yet (not ended by the step that resumed
-  // this worker, its actor runnable), SimGrid
-  // would move the clock there and resume it. This worker, held from here on, must be no
-  // nearer than that to any other date (so no solve would have ended it with another), and
-  // release_held must give SimGrid its date exactly (date - c is exact for every later
-  // clock c, as date <= 2 * now).
+  // this worker, its actor runnable), SimGrid would move the clock there and resume it. This
+  // worker, held from here on, must be no nearer than that to any other date (so no solve
+  // would have ended it with another), and a release must give SimGrid its date exactly
+  // (date - c is exact for every later clock c, as date <= 2 * now).
   const double then = now + (first - now);
   const bool holding = g.hold_rest == 0;  // else holding has cost more than it saved lately (release)
   if (!holding) --g.hold_rest;
@@ -139,8 +142,8 @@ plan lookahead(actor_state* me, double p) {
       gap > 2 * precision_s && then + 2e-5 < g.limit_s && date <= 2 * now) {
     g.lookahead_misses = 0;
     actor_state* a = g.actors[first_id];
-    if (a && a->held) return {plan::hand_off, then, a};
-    return {plan::hold};
+    if (a && a->held) return {plan::hand_off, then, date, a};
+    return {plan::hold, -1, date};
   }
   // Where scans keep finding no clear next worker, look less often: 1, 3, 7, ... up to 1023
   // flushes without a look after each miss in a row; while workers may be held, only after 8
@@ -180,10 +183,6 @@ void suspend_held(actor_state* me, double date, actor_state* next) {
   }
 }
 
-}  // namespace
-
-namespace {
-
 /// Makes held worker `a`'s wait SimGrid's own: resumed now, it begins a sleep to its date before
 /// SimGrid solves again (an unsolved wait; suspend_held).
 void release(actor_state* a) {
@@ -202,23 +201,11 @@ void release(actor_state* a) {
   ++g.runs;
 }
 
-}  // namespace
-
-void release_held() {
-  if (g.held == 0) return;
-  actor_state* me = g.cur;
-  for (actor_state* a : g.actors)
-    if (a && a->held) release(a);
-  g.cur = me;
-}
-
-namespace {
-
 /// The lone running actor is about to sleep in SimGrid until `date`. Held workers may stay
 /// held only if SimGrid's next solve (to the earliest of its own dates, this one included)
-/// will resume one actor alone, due before every held worker, and no held worker's date
-/// ties with `date`: a worker held now was held first, and SimGrid would end it first of
-/// an equal date, which a wait released later could not. Otherwise all are released.
+/// will resume one actor alone, due before every held worker, and no held worker's date lies
+/// within twice SimGrid's precision of `date` (a solve would end the two together). Otherwise
+/// all are released.
 void release_unless_clear(double date) {
   if (g.held == 0) return;
   const std::size_t n = g.wake_at.size();
@@ -241,6 +228,14 @@ void release_unless_clear(double date) {
 
 }  // namespace
 
+void release_held() {
+  if (g.held == 0) return;
+  actor_state* me = g.cur;
+  for (actor_state* a : g.actors)
+    if (a && a->held) release(a);
+  g.cur = me;
+}
+
 void made_runnable() {
   release_held();
   ++g.runs;
@@ -248,7 +243,7 @@ void made_runnable() {
 }
 
 void sleep_ns(actor_state* me, double ns) {
-  const double date = engine_access::clock() + std::max(ns * 1e-9, precision_s);  // the date SimGrid gives it
+  const double date = sleep_date(ns);
   release_unless_clear(date);
   waits_until(me, date);
   sg::this_actor::sleep_for(ns * 1e-9);
@@ -269,7 +264,6 @@ void flush() {
       ++g.skipped;
       if (g.on_clock_moved) g.on_clock_moved();
     } else if (to.what == plan::hand_off) {
-      const double date = engine_access::clock() + std::max(p * 1e-9, precision_s);
       engine_access::set_clock(to.clock);
       ++g.hand_offs;
       if (++g.hold_credit > 256) {  // holding pays here: forget earlier backoffs
@@ -277,10 +271,10 @@ void flush() {
         g.hold_backoff = 0;
       }
       if (g.on_clock_moved) g.on_clock_moved();
-      suspend_held(me, date, to.next);
+      suspend_held(me, to.date, to.next);
     } else if (to.what == plan::hold) {
       ++g.holds;
-      suspend_held(me, engine_access::clock() + std::max(p * 1e-9, precision_s), nullptr);
+      suspend_held(me, to.date, nullptr);
     } else {
       sleep_ns(me, p);  // the core is ours: same time as execute, cheaper
     }
