@@ -187,8 +187,8 @@ void suspend_held(actor_state* me, double date, actor_state* next) {
 /// SimGrid solves again (an unsolved wait; suspend_held).
 void release(actor_state* a) {
   // A release costs a few simcalls more than the sleep it replaces, a hand-off one less: where
-  // workers are released more often than one in three is handed off to (ties among many
-  // cores' dates), stop holding for a doubling number of flushes.
+  // more than one worker is released per three hand-offs (ties among many cores' dates), stop
+  // holding for a doubling number of flushes.
   if ((g.hold_credit -= 3) < 0) {
     g.hold_rest = 64u << std::min(g.hold_backoff++, 10u);
     g.hold_credit = 0;
