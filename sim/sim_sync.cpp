@@ -23,6 +23,7 @@ void mutex::block() {
   if (!s4u_) {
     made_runnable();  // making them is a simcall, which leaves this actor runnable at once (cost_model.cpp)
     s4u_ = new s4u_parts;
+    g.cur = me;  // others may have run meanwhile (ConditionVariable::create is a simcall)
   }
   if (me->core >= 0) flush();
   while (held_) {
@@ -85,6 +86,7 @@ void parker::block(double ns) {
   if (!s4u_) {
     made_runnable();  // making them is a simcall, which leaves this actor runnable at once (cost_model.cpp)
     s4u_ = new s4u_parts;
+    g.cur = me;  // others may have run meanwhile (ConditionVariable::create is a simcall)
   }
   ++g.blocks;
   me->parked = true;

@@ -23,6 +23,8 @@ struct run_case {
   std::string interleave = "coarse";
   double time_limit_s = 60;
   std::uint64_t schedule_seed = 0;  ///< non-zero: explore's random preemptions
+  double schedule_p = 0.01;         ///< their probability per scheduling point
+  bool checks = false;              ///< explore's run-time checks (scheduler checks)
 };
 
 scenario load(const run_case& c) {
@@ -30,6 +32,7 @@ scenario load(const run_case& c) {
   s.sched.policy = c.policy;
   if (!c.idle.empty()) s.sched.idle.strategy = c.idle;
   s.sched.workers = c.workers ? c.workers : c.cores;
+  s.sched.checks = c.checks;
   for (const auto& [k, v] : c.params) apply_param_override(s, k + "=" + v);
   return s;
 }
@@ -42,7 +45,7 @@ sim_options options(const run_case& c, bool lookahead) {
   o.lookahead = lookahead;
   if (c.schedule_seed) {
     o.schedule.strategy = "random";
-    o.schedule.p = 0.01;
+    o.schedule.p = c.schedule_p;
     o.schedule.seed = c.schedule_seed;
   }
   return o;
@@ -113,6 +116,10 @@ TEST_CASE("busy workers, locks, blocking, more workers than cores, fine interlea
 TEST_CASE("explored schedules and a run that hits its time limit: the same run") {
   same_either_way({"pingpong", "sharing", "park", 3, {{"bounces", "5000"}}, 0, "coarse", 60, 7});
   same_either_way({"forward", "stealing", "backoff", 3, {{"hops", "200"}}, 0, "coarse", 60, 11});
+  // a worker's first blocking lock makes its S4U parts (a simcall, in which another worker
+  // ran): it must go on as itself; it paid the other's charges, and the lookahead, reading
+  // the wrong worker, made another run of it (explore's mutant 2 scenario, clean tree, seed 155)
+  same_either_way({"pingpong", "distribution", "park", 3, {{"pairs", "3"}, {"bounces", "500"}}, 0, "coarse", 10, 155, 0.0005, true});
   // forward needs far more than 100 simulated us: aborted at the limit, both ways alike
   same_either_way({"forward", "stealing", "park", 2, {{"hops", "2000"}}, 0, "coarse", 1e-4});
 }
