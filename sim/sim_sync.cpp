@@ -96,6 +96,7 @@ void parker::block(double ns) {
   {
     made_runnable();  // the lock's simcalls leave this actor runnable at once (cost_model.cpp)
     std::unique_lock<sg::Mutex> lk(*s4u_->m);
+    g.cur = me;  // the all-parked check below reports where this worker stands
     double deadline = sg::Engine::get_clock() + ns * 1e-9;
     waiting_ = true;  // set after the lock simcall: nothing runs between here and the wait
     if (ns < 0 && !token_) {  // the all-parked check (cost_model.hpp)
