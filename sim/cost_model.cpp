@@ -286,6 +286,19 @@ void flush() {
   if (g.aborting) halt();
 }
 
+void point_slow(actor_state* me, const std::source_location& at) {
+  if (g.points == g.max_points) g.on_points_spent();
+  const std::uint64_t op = me->ops++;
+  if (g.schedule) {
+    if (double d = g.schedule->decide(me->worker, op, at.file_name(), at.line()); d > 0) {
+      me->pending_ns += d;
+      flush();
+      return;
+    }
+  }
+  if (g.fine || g.aborting || yield_due(me)) flush();
+}
+
 void halt() {
   // Never return into models/ code: the run is over. Everyone blocked => the engine stops.
   release_held();  // they wake at their dates and halt, as they would have

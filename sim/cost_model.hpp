@@ -54,7 +54,7 @@ class core_set {
   }
   /// True if a core other than `core` holds a copy.
   bool any_but(int core) const {
-    std::array<std::uint64_t, words> w = w_;  // branch-free: every write asks this
+    std::array<std::uint64_t, words> w = w_;  // branch-free: a write that finds the line shared asks it
     if (core >= 0) w[unsigned(core) / 64] &= ~(std::uint64_t(1) << (unsigned(core) % 64));
     std::uint64_t any = 0;
     for (const std::uint64_t x : w) any |= x;
@@ -69,6 +69,9 @@ class core_set {
 /// The coherence state of the cache line an atomic object stands for.
 struct line_state {
   std::int32_t writer = -1;  ///< core that last wrote it; -1: not written inside the run yet
+  /// No core but the writer holds a copy (sharers is {writer}, or empty with writer -1): most
+  /// writes find their own core's line so, and then need no look at the set.
+  bool alone = true;
   core_set sharers;          ///< cores holding a valid copy
   double free_at = 0;        ///< simulated ns until which a transfer keeps the line busy
   double written_at = 0;     ///< the writer's local time at its last write (not_before)
@@ -106,6 +109,8 @@ struct state {
   actor_state* cur = nullptr;
   bool fine = false;
   bool aborting = false;
+  /// fine, aborting, or explore's schedule: every point takes point_slow (one test on the hot path).
+  bool slow_points = false;
   double quantum = 1000;
   std::uint32_t cores_per_socket = 1;
   double clock_ghz = 1;
@@ -213,22 +218,29 @@ void flush();
 
 inline void mix(std::uint64_t x) { g.hash = splitmix64(g.hash ^ x); }
 
+/// Coarse mode: whether the worker's pending charge calls for a yield (none inside a critical
+/// section, unless it has run 64 quanta).
+inline bool yield_due(const actor_state* me) {
+  return me->pending_ns >= me->yield_at && (me->locks_held == 0 || me->pending_ns >= 64 * g.quantum);
+}
+
+/// point()'s rarer paths, out of line: the operation budget spent, explore's schedule, fine
+/// interleaving, an aborted run. Called with the point counted, the worker's operation not yet.
+void point_slow(actor_state* me, const std::source_location& at);
+
 /// A scheduling point: in fine mode always, in coarse mode once yield_at is pending and no
 /// lock is held, and wherever the schedule preempts the worker (`at`: the operation's source line).
+/// Nearly every modeled operation is one, and nearly every one only counts itself and
+/// compares the worker's pending charge: the rest is point_slow's.
 inline void point(const std::source_location& at = std::source_location::current()) {
   actor_state* me = g.cur;
   if (me->core < 0) return;  // the driver: setup and collection happen outside simulated time
-  if (++g.points == g.max_points) [[unlikely]] g.on_points_spent();
-  const std::uint64_t op = me->ops++;
-  if (g.schedule) [[unlikely]] {
-    if (double d = g.schedule->decide(me->worker, op, at.file_name(), at.line()); d > 0) {
-      me->pending_ns += d;
-      flush();
-      return;
-    }
+  if (++g.points == g.max_points || g.slow_points) [[unlikely]] {
+    point_slow(me, at);
+    return;
   }
-  if (g.fine || g.aborting || (me->pending_ns >= me->yield_at && (me->locks_held == 0 || me->pending_ns >= 64 * g.quantum)))
-    flush();
+  ++me->ops;
+  if (yield_due(me)) flush();
 }
 
 /// Coarse mode: how much a worker charges before its next yield, drawn uniformly from
@@ -278,6 +290,7 @@ inline void read(line_state& l) {
     c += t;
     ready = l.written_at + t;
     l.sharers.add(me->core);
+    l.alone = false;
   }
   me->pending_ns += c;
   not_before(me, ready);
@@ -300,11 +313,13 @@ inline void write(line_state& l, double op, bool buffered = false) {
   if (me->core < 0) {
     l.writer = -1;
     l.sharers.clear();
+    l.alone = true;
     return;
   }
   if (!buffered) drain(me);
   double c = op, ready = 0, visible = 0;
-  bool remote = (l.writer >= 0 && l.writer != me->core) || l.sharers.any_but(me->core);
+  const bool mine = l.writer == me->core && l.alone;  // held by this core alone: nothing to move
+  const bool remote = !mine && ((l.writer >= 0 && l.writer != me->core) || l.sharers.any_but(me->core));
   if (remote) {
     double t = l.writer >= 0 && l.writer != me->core ? transfer(l.writer, me->core) : g.same;
     double now = local_ns(me);
@@ -320,8 +335,11 @@ inline void write(line_state& l, double op, bool buffered = false) {
   }
   me->pending_ns += c;
   not_before(me, ready);  // 0 for a buffered store: it waits for nothing
-  l.writer = me->core;
-  l.sharers.only(me->core);
+  if (!mine) {
+    l.writer = me->core;
+    l.sharers.only(me->core);
+    l.alone = true;
+  }
   l.written_at = std::max(local_ns(me), visible);
 }
 

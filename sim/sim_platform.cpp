@@ -154,6 +154,7 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
     schedule_ = std::make_unique<sim_detail::schedule_perturbation>(c.schedule);
     sim_detail::g.schedule = schedule_.get();
   }
+  sim_detail::g.slow_points = c.fine || sim_detail::g.schedule;
   impl_->per_core.assign(cores_, 0);
   if (m.private_cache_kib > 0 && m.cold_actor > 0) {
     cache_bytes_ = double(m.private_cache_kib) * 1024.0;
@@ -540,6 +541,7 @@ void sim_platform::abort_run(const std::string& why) {
   stats_.aborted = true;
   if (sim_detail::g.aborting) return;
   sim_detail::g.aborting = true;
+  sim_detail::g.slow_points = true;
   abort_clock_s_ = sg::Engine::get_clock();
   // Running workers halt at their next yield; parked ones stay blocked; the engine then runs
   // to the time limit at once (only the heartbeat's timer is left) and run() returns. No

@@ -1512,6 +1512,33 @@ TEST_CASE("a run ends when its workers' costs are paid in full: sim_ns is the bu
   CHECK(std::abs(t.sim_ns - double(12000 + cost::burn_call + cost::queue_op)) < 1e-6);
 }
 
+TEST_CASE("a worker still running when its run is aborted halts at its next scheduling point, its charge unpaid") {
+  // The quantum is a simulated second, so only the abort can make that point yield.
+  struct seen {
+    bool aborted, after_store;
+  };
+  seen s = in_child<seen>([] {
+    seen r{};
+    sim_config c;
+    c.time_limit_s = 0.01;
+    sim_platform plat(probe_machine(), c);
+    plat.run([&] {
+      sim_platform::atomic<int> x;
+      plat.start_worker(0, [&] {
+        x.store(1, relaxed);
+        plat.abort_run("stopped by the test");
+        x.store(2, relaxed);  // a scheduling point: the worker never returns from it
+        r.after_store = true;
+      });
+      plat.join_workers();
+    });
+    r.aborted = plat.stats().aborted;
+    return r;
+  });
+  CHECK(s.aborted);
+  CHECK_FALSE(s.after_store);
+}
+
 TEST_CASE("where a worker yields does not lock in step with a loop whose iterations cost the same") {
   // Worker 0 repeats: show a flag, 10 ns of work, hide it, 90 ns of work; each charge is a
   // point where it may yield. Worker 1 polls the flag: it sees worker 0's memory as it stood
