@@ -1512,7 +1512,7 @@ TEST_CASE("a run ends when its workers' costs are paid in full: sim_ns is the bu
   CHECK(std::abs(t.sim_ns - double(12000 + cost::burn_call + cost::queue_op)) < 1e-6);
 }
 
-TEST_CASE("a worker still running when its run is aborted halts at its next scheduling point, its charge unpaid") {
+TEST_CASE("a worker still running when its run is aborted halts at its next scheduling point") {
   // The quantum is a simulated second, so only the abort can make that point yield.
   struct seen {
     bool aborted, after_store;
