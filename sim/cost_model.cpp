@@ -7,6 +7,9 @@
 #include <cmath>
 
 #include <simgrid/s4u.hpp>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "engine_access.hpp"
 
@@ -22,7 +25,7 @@ void resume(actor_state* me) {
   double clk = sg::Engine::get_clock();
   me->base_ns = clk * 1e9;
   me->resumed_s = clk;
-  g.wake_at[me->wake_id] = state::no_wake;
+  set_wake(me->wake_id, state::no_wake);
   mix((std::uint64_t(std::uint32_t(me->worker + 1)) << 40) ^ std::bit_cast<std::uint64_t>(clk));
 }
 
@@ -87,6 +90,81 @@ constexpr double precision_s = 1e-9;  // SimGrid's surf/precision, left at its d
 /// The date SimGrid gives a sleep of `ns` begun now.
 double sleep_date(double ns) { return engine_access::clock() + std::max(ns * 1e-9, precision_s); }
 
+/// The other actors' dated waits as a sleep to one date sees them (this worker's own entry is
+/// no_wake while it runs).
+struct dated_waits {
+  double first = state::no_wake, second = state::no_wake;  ///< the two earliest dates
+  double gap = state::no_wake;                             ///< the nearest date's distance to it
+};
+
+// Branch-free minima in independent lanes (SSE2's two doubles a register, twice): an element's
+// updates wait on its lane's last, not on the element before (a chain of min latencies), and
+// the lanes merge at the end. min/max_pd compute x < y ? x : y as std::min does.
+dated_waits scan(double date) {
+  const double* w = g.wake_at.data();
+  const std::size_t n = g.wake_at.size();
+  dated_waits d;
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const __m128d at = _mm_set1_pd(date), abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
+  __m128d f0 = _mm_set1_pd(state::no_wake), f1 = f0, s0 = f0, s1 = f0, g0 = f0, g1 = f0;
+  for (; i + 4 <= n; i += 4) {
+    const __m128d x0 = _mm_loadu_pd(w + i), x1 = _mm_loadu_pd(w + i + 2);
+    g0 = _mm_min_pd(g0, _mm_and_pd(_mm_sub_pd(x0, at), abs_mask));
+    g1 = _mm_min_pd(g1, _mm_and_pd(_mm_sub_pd(x1, at), abs_mask));
+    s0 = _mm_min_pd(s0, _mm_max_pd(f0, x0));
+    s1 = _mm_min_pd(s1, _mm_max_pd(f1, x1));
+    f0 = _mm_min_pd(f0, x0);
+    f1 = _mm_min_pd(f1, x1);
+  }
+  alignas(16) double f[4], s2[4], g2[4];
+  _mm_store_pd(f, f0);
+  _mm_store_pd(f + 2, f1);
+  _mm_store_pd(s2, s0);
+  _mm_store_pd(s2 + 2, s1);
+  _mm_store_pd(g2, g0);
+  _mm_store_pd(g2 + 2, g1);
+  for (int l = 0; l < 4; ++l) {  // merge lane l into d: the two earliest of both, the nearest
+    d.second = std::min(std::max(d.first, f[l]), std::min(d.second, s2[l]));
+    d.first = std::min(d.first, f[l]);
+    d.gap = std::min(d.gap, g2[l]);
+  }
+#endif
+  for (; i < n; ++i) {
+    const double x = w[i];
+    d.gap = std::min(d.gap, std::abs(x - date));
+    d.second = std::min(d.second, std::max(d.first, x));
+    d.first = std::min(d.first, x);
+  }
+  return d;
+}
+
+/// A charge's sleep ends more than twice SimGrid's precision from every other dated wait, so
+/// that two cores' scheduling points do not share a date: the model orders them, not the order
+/// SimGrid's heap happens to end equal dates in. Ending within that of others, it is made to
+/// end 3 precisions after the latest of them, and so again, up to 8 times (24 ns). Where more
+/// than 4 lie that near (a crowd of cores waking together), or a 9th move would be needed, it
+/// keeps its date, and SimGrid orders the crowd. Returns the charge, in ns.
+double clear_of_ties(double p) {
+  static_assert(2 * precision_s <= date_index::reach_s);
+  constexpr int most_moves = 8;
+  constexpr std::uint32_t crowd = 5;
+  const double now = engine_access::clock(), start = sleep_date(p);
+  double date = start;
+  for (int moves = 0;; ++moves) {
+    std::optional<date_index::near> n = g.dates.near_to(date, 2 * precision_s);
+    if (!n) {  // a slot near it has held more than it keeps: count them all
+      n.emplace();
+      for (const double w : g.wake_at)
+        if (std::abs(w - date) <= 2 * precision_s) n->take(w);
+    }
+    if (n->count == 0) break;
+    if (n->count >= crowd || moves == most_moves) return p;
+    date = n->latest + 3 * precision_s;
+  }
+  return date == start ? p : (date - now) * 1e9;
+}
+
 /// What a flush does instead of its simcall (lookahead()).
 struct plan {
   enum { simgrid, skip, hand_off, hold } what = simgrid;
@@ -95,37 +173,23 @@ struct plan {
   actor_state* next = nullptr;  ///< hand_off: the held worker due next
 };
 
-/// Whether SimGrid would, after the running worker's sleep_for(p ns), only move its clock and
-/// resume one worker: this one (skip), a held one (hand_off), or one of its own waiters
-/// (hold: this worker then needs no action of SimGrid's, being due later).
-plan lookahead(actor_state* me, double p) {
+/// Whether SimGrid would, after the running worker's sleep to `date` (no nearer to another
+/// dated wait than clear_of_ties leaves it), only move its clock and resume one worker: this
+/// one (skip), a held one (hand_off), or one of its own waiters (hold: this worker then needs
+/// no action of SimGrid's, being due later).
+plan lookahead(actor_state* me, double date) {
+  const bool holding = g.hold_rest == 0;  // else holding has cost more than it saved lately (release)
+  if (!holding) --g.hold_rest;
   if (g.shared_cores || g.unsolved_waits || g.made_runnable_s >= me->resumed_s) return {};
   const double now = engine_access::clock();
-  const double date = sleep_date(p);                          // the sleep action's date
-  const double next = now + (date - now);                     // solve(): now_ += time_delta
-  if (!(next + 2e-5 < g.limit_s)) return {};                   // run_until's margin is 1e-5
+  const double next = now + (date - now);  // solve(): now_ += time_delta
+  if (!(next + 2e-5 < g.limit_s)) return {};  // run_until's margin is 1e-5
   if (g.lookahead_rest > 0) {
     --g.lookahead_rest;
     return {};
   }
-  // The two earliest dated waits of the others (this worker's own entry is no_wake), and how
-  // close the nearest comes to this worker's date.
-  double first = state::no_wake, second = state::no_wake, gap = state::no_wake;
-  std::uint32_t first_id = 0;
-  const double* w = g.wake_at.data();
-  for (std::uint32_t i = 0, n = std::uint32_t(g.wake_at.size()); i < n; ++i) {
-    gap = std::min(gap, std::abs(w[i] - date));
-    if (w[i] < second) {
-      if (w[i] < first) {
-        second = first;
-        first = w[i];
-        first_id = i;
-      } else {
-        second = w[i];
-      }
-    }
-  }
-  if (first > next + 2 * precision_s) {
+  const dated_waits d = scan(date);
+  if (d.first > next + 2 * precision_s) {
     g.lookahead_misses = 0;
     return {plan::skip, next};
   }
@@ -135,19 +199,19 @@ plan lookahead(actor_state* me, double p) {
   // worker, held from here on, must be no nearer than that to any other date (so no solve
   // would have ended it with another), and a release must give SimGrid its date exactly
   // (date - c is exact for every later clock c, as date <= 2 * now).
-  const double then = now + (first - now);
-  const bool holding = g.hold_rest == 0;  // else holding has cost more than it saved lately (release)
-  if (!holding) --g.hold_rest;
-  if (holding && first > now + 2 * precision_s && date > then + 2 * precision_s && second > then + 2 * precision_s &&
-      gap > 2 * precision_s && then + 2e-5 < g.limit_s && date <= 2 * now) {
+  const double then = now + (d.first - now);
+  if (holding && d.first > now + 2 * precision_s && date > then + 2 * precision_s &&
+      d.second > then + 2 * precision_s && d.gap > 2 * precision_s && then + 2e-5 < g.limit_s && date <= 2 * now) {
     g.lookahead_misses = 0;
-    actor_state* a = g.actors[first_id];
+    // The earliest date is alone: the one entry that holds it.
+    const auto at = std::find(g.wake_at.begin(), g.wake_at.end(), d.first) - g.wake_at.begin();
+    actor_state* a = g.actors[std::size_t(at)];
     if (a && a->held) return {plan::hand_off, then, date, a};
     return {plan::hold, -1, date};
   }
   // Where scans keep finding no clear next worker, look less often: 1, 3, 7, ... up to 1023
   // flushes without a look after each miss in a row; while workers may be held, only after 8
-  // (a miss is then a tie or a runnable actor, and passes).
+  // (a miss is then a runnable actor, a timed wait's tie or a release's, and passes).
   g.lookahead_misses = std::min(g.lookahead_misses + 1, holding ? 17u : 10u);
   const std::uint32_t row = holding ? g.lookahead_misses - std::min(g.lookahead_misses, 7u) : g.lookahead_misses;
   g.lookahead_rest = (1u << row) - 1;
@@ -158,7 +222,7 @@ plan lookahead(actor_state* me, double p) {
 /// `next` if given: one simcall, no action. Returns when a hand-off resumes it (the clock at
 /// its date) or release_held does (then it waits the rest in SimGrid, as it would have).
 void suspend_held(actor_state* me, double date, actor_state* next) {
-  g.wake_at[me->wake_id] = date;  // no SimGrid action: not an unsolved wait
+  set_wake(me->wake_id, date);  // no SimGrid action: not an unsolved wait
   me->held = true;
   ++g.held;
   sg::Actor* self = me->actor;
@@ -256,10 +320,11 @@ void flush() {
   me->pending_ns = 0;
   next_yield_at(me);
   ++g.flushes;
-  if (p > 0) {
-    if (me->shared_core) {
-      sg::this_actor::execute(p * g.clock_ghz);  // cycles at clock_ghz: shares the core
-    } else if (const plan to = g.lookahead ? lookahead(me, p) : plan{}; to.what == plan::skip) {
+  if (p > 0 && me->shared_core) {
+    sg::this_actor::execute(p * g.clock_ghz);  // cycles at clock_ghz: shares the core
+  } else if (p > 0) {
+    p = clear_of_ties(p);
+    if (const plan to = g.lookahead ? lookahead(me, sleep_date(p)) : plan{}; to.what == plan::skip) {
       engine_access::set_clock(to.clock);
       ++g.skipped;
       if (g.on_clock_moved) g.on_clock_moved();

@@ -28,12 +28,14 @@
 #pragma once
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstdint>
 #include <source_location>
 #include <vector>
 
 #include <simgrid/forward.h>
 
+#include "date_index.hpp"
 #include "models/rng.hpp"
 #include "schedule.hpp"
 
@@ -157,9 +159,10 @@ struct state {
   /// now, and keeps its date until it resumes.
   std::vector<double> wake_at = std::vector<double>(1, no_wake);
   static constexpr double no_wake = 1e300;
+  date_index dates;  ///< wake_at's dates (no_wake left out), by time bucket (clear_of_ties)
   /// The lookahead's scan of wake_at is skipped this many more times: after a run of scans
-  /// that found another wait due first (every worker busy), it looks less often; a
-  /// skipped look is a simcall, which is always right (cost_model.cpp).
+  /// that found another wait due first, it looks less often; a skipped look is a simcall,
+  /// which is always right (cost_model.cpp).
   std::uint32_t lookahead_rest = 0;
   std::uint32_t lookahead_misses = 0;  ///< scans in a row that found another wait due first
   /// Dated waits begun since SimGrid last solved (moved its clock): it dates their actions
@@ -198,10 +201,17 @@ inline void enter(actor_state* a) {
 void made_runnable();
 /// Makes every held worker's wait SimGrid's own, as if it had slept there all along.
 void release_held();
+/// Sets an actor's entry in wake_at (no_wake: none), and in state::dates.
+inline void set_wake(std::uint32_t wake_id, double date) {
+  double& w = g.wake_at[wake_id];
+  if (w != state::no_wake) g.dates.remove(w);
+  if (date != state::no_wake) g.dates.add(date);
+  w = date;
+}
 /// The running actor is about to wait until `date` (simulated s) at the latest: the lookahead
 /// must not overtake it. resume() clears it.
 inline void waits_until(actor_state* me, double date) {
-  g.wake_at[me->wake_id] = date;
+  set_wake(me->wake_id, date);
   ++g.unsolved_waits;
   ++g.runs;
 }

@@ -118,7 +118,7 @@ void parker::block(double ns) {
       } else {
         waits_until(me, deadline);
         const bool timeout = s4u_->cv->wait_until(lk, deadline) == std::cv_status::timeout;
-        g.wake_at[me->wake_id] = state::no_wake;
+        set_wake(me->wake_id, state::no_wake);
         if (timeout) {
           timed_out = !token_;
           break;

@@ -1512,6 +1512,30 @@ TEST_CASE("a run ends when its workers' costs are paid in full: sim_ns is the bu
   CHECK(std::abs(t.sim_ns - double(12000 + cost::burn_call + cost::queue_op)) < 1e-6);
 }
 
+TEST_CASE("payments that would end at one instant on three cores end 3 ns apart, in the order they were dated") {
+  // Three workers start together and pay the same charge: SimGrid would end the three sleeps
+  // in one solve, in an order of its heap's. The model makes each end 3 ns (three SimGrid
+  // precisions) after the one dated before it (cost_model.cpp, clear_of_ties).
+  using ends = std::array<double, 3>;
+  ends e = in_child<ends>([] {
+    ends r{};
+    simulate([&](sim_platform& plat) {
+      for (unsigned w = 0; w < 3; ++w)
+        plat.start_worker(w, [&plat, &r, w] {
+          plat.burn_ns(1000);
+          plat.yield_now();  // pays burn_call + 1000 + yield
+          r[w] = double(plat.now_ns());
+        });
+      plat.join_workers();
+    });
+    return r;
+  });
+  const double paid = cost::burn_call + 1000 + cost::yield;
+  CHECK(e[0] == doctest::Approx(paid).epsilon(1e-9));
+  CHECK(e[1] == doctest::Approx(paid + 3).epsilon(1e-9));
+  CHECK(e[2] == doctest::Approx(paid + 6).epsilon(1e-9));
+}
+
 TEST_CASE("a worker still running when its run is aborted halts at its next scheduling point") {
   // The quantum is a simulated second, so only the abort can make that point yield.
   struct seen {

@@ -5,10 +5,12 @@
 // figures are printed with MESSAGE, so `test_sim_findings -s` shows them.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <map>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "scenarios/scenario_loader.hpp"
 #include "sim/run_sim.hpp"
@@ -206,29 +208,39 @@ TEST_CASE("finding 3: on fanout-idle at 16 modeled cores, distribution and shari
   REQUIRE(base.sched.workers == 16);
   sim_options o;
   o.cores = 16;
+  // Who wins each lock decides the order of everything after it, so one seed's makespan is one
+  // draw: sharing, at 2 us a message, lands near 3.4 ms for most seeds and near 4.6 ms for one in
+  // eight or so (a convoy on the hungry ring). The finding is about the policies, so each figure
+  // is the median over five seeds.
   std::map<std::int64_t, std::map<std::string, double>> rate;  // cost_ns -> policy -> simulated msgs/s
   for (std::int64_t cost : {int_param(base, "cost_ns"), std::int64_t(0)})
     for (std::string policy : {"shared-queue", "distribution", "sharing"}) {
-      scenario s = base;
-      s.sched.policy = policy;
-      s.workload_params["cost_ns"] = cost;
-      sim_result r = simulate(s, o);
-      CAPTURE(policy);
-      CAPTURE(cost);
-      REQUIRE(r.ok());
-      rate[cost][policy] = r.run.msgs_per_s();
-      MESSAGE(policy << ", cost_ns " << cost << ": " << r.run.msgs_per_s() / 1e6 << " M simulated msgs/s ("
-                     << r.sim_s * 1e3 << " ms)");
+      std::vector<double> runs;
+      for (std::uint64_t seed : {base.seed, std::uint64_t(1), std::uint64_t(2), std::uint64_t(3), std::uint64_t(4)}) {
+        scenario s = base;
+        s.seed = seed;
+        s.sched.policy = policy;
+        s.workload_params["cost_ns"] = cost;
+        sim_result r = simulate(s, o);
+        CAPTURE(policy);
+        CAPTURE(cost);
+        CAPTURE(seed);
+        REQUIRE(r.ok());
+        runs.push_back(r.run.msgs_per_s());
+      }
+      std::nth_element(runs.begin(), runs.begin() + 2, runs.end());
+      rate[cost][policy] = runs[2];
+      MESSAGE(policy << ", cost_ns " << cost << ": " << runs[2] / 1e6 << " M simulated msgs/s, median of 5 seeds");
     }
   auto& busy = rate[int_param(base, "cost_ns")];  // the scenario's 2 us of work per message
-  CHECK(busy["distribution"] > 1.2 * busy["shared-queue"]);  // measured 1.5x
-  CHECK(busy["sharing"] > 1.2 * busy["shared-queue"]);       // measured 1.7x
-  // With no work per message distribution wins by more (measured 3.6x). Sharing does not:
+  CHECK(busy["distribution"] > 1.2 * busy["shared-queue"]);  // measured 1.21x: the median of 4.71 against 3.90 ms
+  CHECK(busy["sharing"] > 1.2 * busy["shared-queue"]);       // measured 1.38x
+  // With no work per message distribution wins by more (measured 3.0x). Sharing does not:
   // the 12 non-producing workers are idle, so hungry, nearly all the time, and most messages
   // (measured: 17,096 of 20,316, against 2,067 at 2 us) go to a hungry dispatcher through
   // the hungry ring's one mutex, which that dispatcher takes again to re-list itself after
   // its one message: a global lock twice per message, like the shared queue's push and pop,
-  // plus the hand-off. It runs slower than the shared queue (measured 0.73x); printed above,
+  // plus the hand-off. It runs slower than the shared queue (measured 0.68x); printed above,
   // not asserted (scenarios/sim_fanout_idle.toml).
   CHECK(rate[0]["distribution"] > 2 * rate[0]["shared-queue"]);
 }
