@@ -28,7 +28,6 @@
 #pragma once
 #include <algorithm>
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <source_location>
 #include <vector>

@@ -17,7 +17,7 @@ namespace twinsched::sim_detail {
 class date_index {
  public:
   static constexpr double bucket_s = 4e-9;
-  static constexpr double reach_s = bucket_s / 2;  ///< latest_near sees this far, no further
+  static constexpr double reach_s = bucket_s / 2;  ///< near_to sees this far, no further
 
   void add(double date) {
     slot& s = at(bucket(date));
@@ -66,6 +66,8 @@ class date_index {
     std::array<double, 4> dates{};
   };
   static std::int64_t bucket(double date) { return std::int64_t(date * (1 / bucket_s)); }  // dates are >= 0
+  // Buckets one and two apart never share a slot (one more bucket adds 632 or 633 to the top ten
+  // bits, mod 1024, two more 241 or 242: never 0), so near_to counts no date twice.
   static std::size_t hash(std::int64_t bucket) {
     return std::size_t((std::uint64_t(bucket) * 0x9e3779b97f4a7c15ull) >> (64 - slots_log2));
   }
