@@ -252,10 +252,12 @@ void suspend_held(actor_state* me, double date, actor_state* next) {
 void release(actor_state* a) {
   // A release costs a few simcalls more than the sleep it replaces, a hand-off one less: where
   // more than one worker is released per three hand-offs (ties among many cores' dates), stop
-  // holding for a doubling number of flushes.
+  // holding for a doubling number of flushes. Holding starts again with a grace of 16 releases:
+  // from nothing, the first release after a rest would begin the next, longer rest, and a burst
+  // of releases (every worker made runnable at the start) would turn holding off for good.
   if ((g.hold_credit -= 3) < 0) {
     g.hold_rest = 64u << std::min(g.hold_backoff++, 10u);
-    g.hold_credit = 0;
+    g.hold_credit = state::hold_grace;
   }
   a->held = false;
   a->released = true;

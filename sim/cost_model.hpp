@@ -177,9 +177,10 @@ struct state {
   /// By wake_id: the actor (the driver's entry is set when it runs).
   std::vector<actor_state*> actors = std::vector<actor_state*>(1, nullptr);
   unsigned held = 0;            ///< actors with `held` set
-  /// Hand-offs less three per released worker, from 0 (cost_model.cpp, release): below 0,
-  /// no worker is held for hold_rest flushes, 64 << hold_backoff.
-  int hold_credit = 0;
+  /// Hand-offs less three per released worker, from hold_grace and again after each rest
+  /// (cost_model.cpp, release): below 0, no worker is held for hold_rest flushes, 64 << hold_backoff.
+  static constexpr int hold_grace = 48;
+  int hold_credit = hold_grace;
   std::uint32_t hold_rest = 0, hold_backoff = 0;
   /// Counts every time an actor runs or begins a wait: a released worker begins its wait in
   /// SimGrid once a round passes without it moving (cost_model.cpp, suspend_held).

@@ -103,7 +103,9 @@ TEST_CASE("every worker busy: the one due next takes over without SimGrid's solv
   const spared many = same_either_way({"forward", "stealing", "", 64, {{"actors", "1000"}, {"tokens", "200"}, {"hops", "500"}}});
   CHECK(many.hand_offs > 0.9 * double(many.flushes));
   const spared wide = same_either_way({"forward", "stealing", "backoff", 64, {{"tokens", "4"}, {"hops", "20000"}}});
-  CHECK(wide.hand_offs + wide.holds > 0);
+  // the releases of 64 cores' start (every worker made runnable) must not keep holding off
+  // for the rest of the run: a backoff ends with a grace of releases (cost_model.cpp, release)
+  CHECK(wide.hand_offs > 0.05 * double(wide.flushes));
   same_either_way({"fanout-idle", "distribution", "park", 4, {}});
 }
 
