@@ -104,6 +104,12 @@ dated_waits scan(double date) {
   const double* w = g.wake_at.data();
   const std::size_t n = g.wake_at.size();
   dated_waits d;
+  // Merges a lane's two earliest dates and nearest distance into d: the two earliest of both.
+  const auto merge = [&d](double first, double second, double gap) {
+    d.second = std::min(std::max(d.first, first), std::min(d.second, second));
+    d.first = std::min(d.first, first);
+    d.gap = std::min(d.gap, gap);
+  };
   std::size_t i = 0;
 #if defined(__SSE2__)
   const __m128d at = _mm_set1_pd(date), abs_mask = _mm_castsi128_pd(_mm_set1_epi64x(0x7fffffffffffffffLL));
@@ -124,18 +130,9 @@ dated_waits scan(double date) {
   _mm_store_pd(s2 + 2, s1);
   _mm_store_pd(g2, g0);
   _mm_store_pd(g2 + 2, g1);
-  for (int l = 0; l < 4; ++l) {  // merge lane l into d: the two earliest of both, the nearest
-    d.second = std::min(std::max(d.first, f[l]), std::min(d.second, s2[l]));
-    d.first = std::min(d.first, f[l]);
-    d.gap = std::min(d.gap, g2[l]);
-  }
+  for (int l = 0; l < 4; ++l) merge(f[l], s2[l], g2[l]);
 #endif
-  for (; i < n; ++i) {
-    const double x = w[i];
-    d.gap = std::min(d.gap, std::abs(x - date));
-    d.second = std::min(d.second, std::max(d.first, x));
-    d.first = std::min(d.first, x);
-  }
+  for (; i < n; ++i) merge(w[i], state::no_wake, std::abs(w[i] - date));  // an element is a lane of one
   return d;
 }
 
@@ -155,8 +152,7 @@ double clear_of_ties(double p) {
     std::optional<date_index::near> n = g.dates.near_to(date, 2 * precision_s);
     if (!n) {  // a slot near it has held more than it keeps: count them all
       n.emplace();
-      for (const double w : g.wake_at)
-        if (std::abs(w - date) <= 2 * precision_s) n->take(w);
+      for (const double w : g.wake_at) n->consider(w, date, 2 * precision_s);
     }
     if (n->count == 0) break;
     if (n->count >= crowd || moves == most_moves) return p;

@@ -40,7 +40,9 @@ class date_index {
   struct near {
     std::uint32_t count = 0;
     double latest = -1;
-    void take(double w) {
+    /// Counts `w` if it lies within `within` of `date`.
+    void consider(double w, double date, double within) {
+      if (std::abs(w - date) > within) return;
       ++count;
       if (w > latest) latest = w;
     }
@@ -52,8 +54,7 @@ class date_index {
     for (std::int64_t k = b - 1; k <= b + 1; ++k) {
       const slot& s = slots_[hash(k)];
       if (s.overflowed) return std::nullopt;
-      for (std::uint32_t i = 0; i < s.count; ++i)
-        if (std::abs(s.dates[i] - date) <= within) n.take(s.dates[i]);
+      for (std::uint32_t i = 0; i < s.count; ++i) n.consider(s.dates[i], date, within);
     }
     return n;
   }

@@ -18,8 +18,7 @@ namespace {
 /// What a scan of `dates` says of the dates within `within` of `date`.
 date_index::near scan(const std::vector<double>& dates, double date, double within) {
   date_index::near n;
-  for (double w : dates)
-    if (std::abs(w - date) <= within) n.take(w);
+  for (double w : dates) n.consider(w, date, within);
   return n;
 }
 
