@@ -119,9 +119,13 @@ void check_options(const sim_options& o) {
 
 const std::string& machine_spec(const scenario& s, const sim_options& o) { return o.machine.empty() ? s.machine : o.machine; }
 
-machine_model checked(const scenario& s, const sim_options& o) {
+void check_scenario(const scenario& s) {
   validate(s);
   check_memory(s, physical_memory_bytes());  // the simulation runs in this machine's memory
+}
+
+machine_model checked(const scenario& s, const sim_options& o) {
+  check_scenario(s);
   check_options(o);
   return load_machine(machine_spec(s, o));
 }

@@ -100,37 +100,45 @@ sim_result finish_simulation(running_simulation& r);
 /// throws std::logic_error unless the first run ended cleanly (sim_platform::can_simulate_again).
 sim_result simulate_in_this_process(const scenario& s, const sim_options& o);
 
-/// Many simulations of one scenario under options that differ in their schedule, limits and
-/// trace path only (explore's search, reruns and shrinking). What they share is done once,
-/// here: the scenario, its memory estimate and the machine file are checked and loaded, and
-/// SimGrid's engine and the modeled cores are made in this process (sim_platform::prepare).
-/// The runs go to runner processes forked from it, one per run at a time, each of which
-/// simulates one run after another in one engine (sim_platform resets it between them) until
-/// a run ends uncleanly (aborted, or an error), after which the next run gets a new runner.
-/// Every run is the one a fresh process makes, event hash included. `s` must outlive the batch.
+/// Many simulations on one machine, under options that differ in their schedule, limits and
+/// trace path only: explore's search, reruns and shrinking (one scenario), or a sweep's cells of
+/// one core count (several scenarios). What they share is done once: the machine file is loaded
+/// and each scenario checked once. The runs go to runner processes forked from this one, one
+/// per run at a time, each of which simulates one run after another in one SimGrid engine
+/// (sim_platform resets it between them) until a run ends uncleanly (aborted, or an error),
+/// after which the next run gets a new runner. Every run is the one a fresh process makes,
+/// event hash included. The scenarios must outlive the batch.
 class sim_batch {
  public:
-  /// Checks `s` and `base` as start_simulation does (throws config_error / machine_error).
+  /// One scenario, checked here as start_simulation checks it (throws config_error /
+  /// machine_error). SimGrid's engine and the modeled cores are made in this process
+  /// (sim_platform::prepare), so a runner that replaces an ended one starts with them.
   sim_batch(const scenario& s, const sim_options& base);
+  /// Several scenarios; each is checked at its first start(), so that one bad scenario fails
+  /// its own runs only. The engine is made in each runner at its first run, not here: a process
+  /// may hold several such batches, for different core counts (one engine per process).
+  sim_batch(std::vector<const scenario*> scenarios, const sim_options& base);
   /// Ends the runners (each ends when its socket closes) and waits for them.
   ~sim_batch();
   sim_batch(const sim_batch&) = delete;
   sim_batch& operator=(const sim_batch&) = delete;
-  /// start_simulation for options whose machine, cores, context factory and costs are the
-  /// base's (else std::logic_error), on an idle runner or a new one.
-  running_simulation start(const sim_options& o) const;
+  /// start_simulation of scenario `which` (an index into the constructor's scenarios) for
+  /// options whose machine, cores, context factory and costs are the base's (else
+  /// std::logic_error), on an idle runner or a new one.
+  running_simulation start(const sim_options& o, std::size_t which = 0) const;
   /// simulate() for such options.
-  sim_result simulate(const sim_options& o) const;
+  sim_result simulate(const sim_options& o, std::size_t which = 0) const;
   /// Runner processes forked so far (each replaces one whose run ended uncleanly, or runs
   /// beside the busy ones).
   std::size_t runners_forked() const { return forked_; }
 
  private:
   std::shared_ptr<batch_runner> fork_runner() const;
-  const scenario& s_;
+  std::vector<const scenario*> s_;
+  mutable std::vector<char> checked_;  ///< per scenario: its checks passed
   sim_options base_;
-  machine_model machine_;
   std::string machine_spec_;
+  machine_model machine_;
   mutable std::vector<std::shared_ptr<batch_runner>> runners_;
   mutable std::size_t forked_ = 0;
 };

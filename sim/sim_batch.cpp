@@ -2,10 +2,11 @@
 //
 // Protocol, between the batch's process and each runner (enforced here, on both sides):
 //   - One socket pair per runner: the batch keeps one end, the runner the other. A child
-//     forked as a runner closes the batch's ends of every other runner at once, so the batch
-//     closing a runner's end is what that runner reads as its end (EOF, exit 0).
+//     forked as a runner closes at once the batch ends of every other runner in the process,
+//     of every batch (batch_ends), so the batch closing a runner's end is what that runner
+//     reads as its end (EOF, exit 0): no other runner holds it open.
 //   - Frames: an 8-byte length, then that many bytes. The batch writes a request (the run's
-//     options, JSON) only to an idle runner; the runner answers with one result frame, a byte
+//     options and the index of its scenario, JSON) only to an idle runner; the runner answers with one result frame, a byte
 //     "goes on" (1 or 0) before the text finish_simulation reads, and takes no request
 //     before it has written it. So at most one frame is in flight per direction.
 //   - "goes on" 0: the runner exits after that frame (the run aborted, failed, or left the
@@ -23,7 +24,9 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -32,14 +35,30 @@
 
 namespace twinsched {
 
+namespace {
+/// The batch ends of all runner sockets open in this process, of every batch: what a new
+/// runner closes at its fork.
+std::vector<int>& batch_ends() {
+  static std::vector<int> fds;
+  return fds;
+}
+}  // namespace
+
 struct batch_runner {
   pid_t pid = -1;
   int fd = -1;                   ///< the batch's end of the socket pair
   progress_page* page = nullptr;  ///< shared with the runner, reused run after run
   bool busy = false;              ///< a request was sent and its result not yet read
   bool ended = false;             ///< reaped: the process is gone
+  /// Closes the batch's end: the runner, idle, reads EOF and exits.
+  void close_end() {
+    if (fd < 0) return;
+    std::erase(batch_ends(), fd);
+    ::close(fd);
+    fd = -1;
+  }
   ~batch_runner() {
-    if (fd >= 0) ::close(fd);  // the runner reads EOF and exits
+    close_end();
     if (!ended && pid > 0) {
       if (busy) ::kill(pid, SIGKILL);  // its run's result will never be read
       while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
@@ -76,11 +95,11 @@ bool read_exact(int fd, char* p, std::size_t n) {
 
 /// The options a batch's runs may differ in, as the request carries them. Doubles go as
 /// JSON numbers, which nlohmann writes with all the digits that read back the same value.
-std::string encode_request(const sim_options& o) {
+std::string encode_request(const sim_options& o, std::size_t which) {
   nlohmann::json list = nlohmann::json::array();
   for (const preemption& p : o.schedule.list) list.push_back({p.worker, p.op, p.delay_ns});
   const schedule_spec& sc = o.schedule;
-  return nlohmann::json{{"interleave", o.interleave},  {"quantum_ns", o.quantum_ns},   {"time_limit_s", o.time_limit_s},
+  return nlohmann::json{{"scenario", which},           {"interleave", o.interleave},  {"quantum_ns", o.quantum_ns},   {"time_limit_s", o.time_limit_s},
                         {"trace_path", o.trace_path},  {"replay_from", o.replay_from}, {"max_points", o.max_points},
                         {"strategy", sc.strategy},     {"seed", sc.seed},              {"p", sc.p},
                         {"depth", sc.depth},           {"horizon", sc.horizon},        {"min_delay_ns", sc.min_delay_ns},
@@ -111,7 +130,8 @@ sim_options decode_request(const sim_options& base, const std::string& text) {
 }
 
 /// The runner's life: a request, a run, its result, until EOF or a run it cannot follow.
-[[noreturn]] void serve(int fd, const scenario& s, const sim_options& base, const machine_model& m, progress_page* page) {
+[[noreturn]] void serve(int fd, const std::vector<const scenario*>& scenarios, const sim_options& base, const machine_model& m,
+                        progress_page* page) {
   for (;;) {
     char head[header_bytes];
     if (!read_exact(fd, head, header_bytes)) ::_exit(0);  // the batch is done with us
@@ -122,7 +142,8 @@ sim_options decode_request(const sim_options& base, const std::string& text) {
     std::string text;
     int rc = 0;
     try {
-      rc = sim_process::result_text(s, decode_request(base, request), m, page, text);
+      const std::size_t which = nlohmann::json::parse(request).at("scenario").get<std::size_t>();
+      rc = sim_process::result_text(*scenarios.at(which), decode_request(base, request), m, page, text);
     } catch (const std::exception& e) {  // a request this runner cannot read
       text = nlohmann::json{{"error", std::string("runner: ") + e.what()}}.dump();
       rc = 3;
@@ -175,23 +196,30 @@ sim_result sim_process::batch_runner_finish(running_simulation& r) {
   runner.busy = false;
   r.page = nullptr;  // the runner's, not the run's
   if (!frame_complete(r.text)) {
-    ::close(runner.fd);
-    runner.fd = -1;
+    runner.close_end();
     throw std::runtime_error(reap(runner));
   }
   const bool goes_on = r.text[header_bytes] != 0;
   const std::string text = r.text.substr(header_bytes + 1);
   if (!goes_on) {
-    ::close(runner.fd);
-    runner.fd = -1;
+    runner.close_end();
     (void)reap(runner);
   }
   return parse_result(text);
 }
 
 sim_batch::sim_batch(const scenario& s, const sim_options& base)
-    : s_(s), base_(base), machine_(sim_process::checked(s, base)), machine_spec_(sim_process::machine_spec(s, base)) {
+    : s_{&s}, checked_(1, 1), base_(base), machine_spec_(sim_process::machine_spec(s, base)), machine_(sim_process::checked(s, base)) {
   sim_platform::prepare(machine_, sim_process::config_of(base));
+}
+
+sim_batch::sim_batch(std::vector<const scenario*> scenarios, const sim_options& base)
+    : s_(std::move(scenarios)),
+      checked_(s_.size(), 0),
+      base_(base),
+      machine_spec_(s_.empty() ? base.machine : sim_process::machine_spec(*s_.front(), base)),
+      machine_(load_machine(machine_spec_)) {
+  sim_process::check_options(base);
 }
 
 sim_batch::~sim_batch() = default;  // each runner's destructor ends it
@@ -212,24 +240,29 @@ std::shared_ptr<batch_runner> sim_batch::fork_runner() const {
   }
   if (pid == 0) {
     ::close(sv[0]);
-    for (const auto& other : runners_)
-      if (other->fd >= 0) ::close(other->fd);
+    for (int other : batch_ends()) ::close(other);
     serve(sv[1], s_, base_, machine_, runner->page);
   }
   ::close(sv[1]);
   runner->pid = pid;
   runner->fd = sv[0];
+  batch_ends().push_back(sv[0]);
   runners_.push_back(runner);
   ++forked_;
   return runner;
 }
 
-running_simulation sim_batch::start(const sim_options& o) const {
-  if (sim_process::machine_spec(s_, o) != machine_spec_ || o.context_factory != base_.context_factory ||
-      o.cores != base_.cores || o.costs != base_.costs)
+running_simulation sim_batch::start(const sim_options& o, std::size_t which) const {
+  const scenario& s = *s_.at(which);
+  if (sim_process::machine_spec(s, o) != machine_spec_ || o.context_factory != base_.context_factory || o.cores != base_.cores ||
+      o.costs != base_.costs)
     throw std::logic_error("sim_batch: a run's machine, cores, context factory and costs are the batch's");
+  if (!checked_[which]) {
+    sim_process::check_scenario(s);  // throws for this scenario's runs only
+    checked_[which] = 1;
+  }
   sim_process::check_options(o);
-  const std::string request = encode_request(o);
+  const std::string request = encode_request(o, which);
   for (;;) {
     std::erase_if(runners_, [](const auto& r) { return r->ended; });
     std::shared_ptr<batch_runner> runner;
@@ -249,13 +282,14 @@ running_simulation sim_batch::start(const sim_options& o) const {
     }
     // The runner is gone (killed while idle): reap it; an idle one is replaced, a new one that
     // cannot take a request is an error.
-    ::close(runner->fd);
-    runner->fd = -1;
+    runner->close_end();
     const std::string why = reap(*runner);
     if (fresh) throw std::runtime_error(why);
   }
 }
 
-sim_result sim_batch::simulate(const sim_options& o) const { return sim_process::watched(s_, o, start(o)); }
+sim_result sim_batch::simulate(const sim_options& o, std::size_t which) const {
+  return sim_process::watched(*s_.at(which), o, start(o, which));
+}
 
 }  // namespace twinsched

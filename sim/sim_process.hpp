@@ -26,6 +26,8 @@ namespace sim_process {
 void check_options(const sim_options& o);
 /// The machine the options name, else the scenario's.
 const std::string& machine_spec(const scenario& s, const sim_options& o);
+/// The scenario's checks: valid, and its memory estimate fits this machine's memory.
+void check_scenario(const scenario& s);
 /// Every check of a simulation's inputs; returns the machine it runs on.
 machine_model checked(const scenario& s, const sim_options& o);
 /// The platform's configuration for these options.

@@ -5,6 +5,7 @@
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <thread>
@@ -198,6 +199,35 @@ TEST_CASE("a runner's runs with timers, a service actor and a trace equal fresh 
   CHECK(batch.runners_forked() == 1);
   CHECK(std::filesystem::file_size(dir / "batch.tst") == std::filesystem::file_size(dir / "fresh.tst"));
   std::filesystem::remove_all(dir);
+}
+
+// A sweep's batches: several scenarios each, for two core counts in one process (each runner
+// makes its own engine), and one batch ending while the other's runner lives (which must not
+// hold the ended batch's sockets open: its destructor would wait for ever).
+TEST_CASE("batches of several scenarios, for two core counts in one process, each end with their runners" * doctest::timeout(120)) {
+  scenario a = test::pingpong_sharing_park("several");
+  scenario b = a;
+  b.sched.policy = "stealing";
+  b.seed = 7;
+  sim_options three = base_options(), two = base_options();
+  two.cores = 2;
+  a.sched.workers = b.sched.workers = 2;
+  const sim_result fresh_a3 = simulate(a, three), fresh_b3 = simulate(b, three), fresh_b2 = simulate(b, two);
+  REQUIRE(fresh_a3.ok());
+  REQUIRE(fresh_b3.ok());
+  REQUIRE(fresh_b2.ok());
+  CHECK(fresh_a3.event_hash != fresh_b3.event_hash);
+  auto on_three = std::make_unique<sim_batch>(std::vector<const scenario*>{&a, &b}, three);
+  const sim_batch on_two(std::vector<const scenario*>{&b}, two);
+  require_same(on_three->simulate(three, 1), fresh_b3);
+  require_same(on_two.simulate(two, 0), fresh_b2);  // its runner forked while on_three's lives
+  require_same(on_three->simulate(three, 0), fresh_a3);
+  require_same(on_three->simulate(three, 1), fresh_b3);
+  CHECK(on_three->runners_forked() == 1);
+  on_three.reset();  // its runner must read EOF now
+  require_same(on_two.simulate(two, 0), fresh_b2);
+  CHECK(on_two.runners_forked() == 1);
+  CHECK_THROWS_AS((void)on_two.start(two, 1), std::out_of_range);
 }
 
 // The runners' engine reset, in this process: two rounds of seven runs in a row.
