@@ -11,12 +11,13 @@
 # on 4 cores (a lock per push); pingpong on 4 cores (1M messages, one busy worker: the others
 # wait, and most yields need no simcall); open-light on 4 cores (10% load: a timer service
 # delivers the arrivals). Below 400k simulated msgs/s on forward is a defect.
+#   HOPS=100000 makes forward's stealing cases 20M messages; CASES=a,b runs only the cases named.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 [ $# -eq 0 ] && set -- build/cli/twinsched
 runs=${RUNS:-5}
 sc=$here/scenarios
-fw="$sc/forward.toml --param actors=1000 --param tokens=200 --param hops=10000"
+fw="$sc/forward.toml --param actors=1000 --param tokens=200 --param hops=${HOPS:-10000}"
 cases=("forward-stealing-4c|$fw --cores 4 --policy stealing"
        "forward-stealing-64c|$fw --cores 64 --policy stealing"
        "forward-sharing-4c|$sc/forward.toml --param actors=1000 --param tokens=200 --param hops=2000 --cores 4 --policy sharing"
@@ -26,6 +27,7 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 for c in "${cases[@]}"; do
   name=${c%%|*}
+  [ -z "${CASES:-}" ] || [[ ",$CASES," == *",$name,"* ]] || continue
   for ((r = 0; r < runs; r++)); do
     for ((b = 1; b <= $#; b++)); do
       # written to a file, read after: no reader takes a CPU while a measured run runs
