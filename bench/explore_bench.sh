@@ -8,12 +8,10 @@
 # scenario the median runs/s of the launches with their min-max, as explore itself reports it
 # (its elapsed time includes the unperturbed run and the setup).
 set -euo pipefail
-launches=${1:-5}
-shift
-[ $# -ge 1 ] || { echo "usage: bench/explore_bench.sh [LAUNCHES] TWINSCHED [TWINSCHED...]" >&2; exit 2; }
-here=$(cd "$(dirname "$0")/.." && pwd)
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
+bench_start "bench/explore_bench.sh [LAUNCHES] TWINSCHED [TWINSCHED...]" "$@"
+set -- "${bins[@]}"
 small="$here/scenarios/pingpong.toml --policy sharing --idle park --cores 3 --param pairs=1 --param bounces=50 --runs ${RUNS_SMALL:-1000}"
 mutant1="$here/scenarios/pingpong.toml --policy sharing --idle park --cores 3 --param pairs=3 --param bounces=2000 --burst 16 --p 0.0002 --runs ${RUNS_LARGE:-200}"
 for ((l = 0; l < launches; l++)); do
@@ -28,14 +26,4 @@ for ((l = 0; l < launches; l++)); do
     b=$((b + 1))
   done
 done
-printf '%-40s %-8s %s\n' binary scenario "runs/s median (min-max)"
-b=0
-for bin in "$@"; do
-  for name in small mutant1; do
-    sort -g "$out/$b-$name" | awk -v bin="$bin" -v s="$name" '{v[NR]=$1} END {
-      if (NR == 0) { printf "%-40s %-8s no result\n", bin, s; exit }
-      m = NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2
-      printf "%-40s %-8s %.0f (%.0f-%.0f)\n", bin, s, m, v[1], v[NR] }'
-  done
-  b=$((b + 1))
-done
+print_medians scenario 'runs/s' %.0f small mutant1

@@ -7,12 +7,10 @@
 # binary and job count the median wall time of the launches with their min-max, as the sweep's
 # closing line reports it, and whether every build's rows carry the same event hashes.
 set -euo pipefail
-launches=${1:-5}
-shift
-[ $# -ge 1 ] || { echo "usage: bench/sweep_bench.sh [LAUNCHES] TWINSCHED [TWINSCHED...]" >&2; exit 2; }
-here=$(cd "$(dirname "$0")/.." && pwd)
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
+# shellcheck source=bench/lib.sh
+source "$(dirname "$0")/lib.sh"
+bench_start "bench/sweep_bench.sh [LAUNCHES] TWINSCHED [TWINSCHED...]" "$@"
+set -- "${bins[@]}"
 for ((l = 0; l < launches; l++)); do
   b=0
   for bin in "$@"; do
@@ -27,17 +25,7 @@ for ((l = 0; l < launches; l++)); do
     b=$((b + 1))
   done
 done
-printf '%-40s %-5s %s\n' binary jobs "wall s median (min-max)"
-b=0
-for bin in "$@"; do
-  for jobs in 1 2; do
-    sort -g "$out/$b-$jobs" | awk -v bin="$bin" -v j="$jobs" '{v[NR]=$1} END {
-      if (NR == 0) { printf "%-40s %-5s no result\n", bin, j; exit }
-      m = NR % 2 ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2
-      printf "%-40s %-5s %.2f (%.2f-%.2f)\n", bin, j, m, v[1], v[NR] }'
-  done
-  b=$((b + 1))
-done
+print_medians jobs 'wall s' %.2f 1 2
 same=yes
 for ((b = 1; b < $#; b++)); do cmp -s "$out/hashes-0" "$out/hashes-$b" || same=no; done
 echo "same event hashes in every build: $same"
