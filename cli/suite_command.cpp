@@ -85,8 +85,8 @@ void add_suite_command(CLI::App& app, action& chosen) {
             ->type_name("S")
             ->capture_default_str(),
         "a number of seconds above 0", [](const std::string& s) { parse_decimal(s, false); });
-  takes_whole(cmd->add_option("-j,--jobs", c->r.jobs, "Simulations at once (processes). Default: this machine's "
-                                                      "hardware threads.")
+  takes_whole(cmd->add_option("-j,--jobs", c->r.jobs, "Simulations at once (runner processes, each simulating cell after cell of "
+                                                      "one core count). Default: this machine's hardware threads.")
                   ->type_name("N")
                   ->capture_default_str(),
               1, 1024);

@@ -97,8 +97,8 @@ void add_sweep_command(CLI::App& app, action& chosen) {
   cmd->add_option("-o,--out", c->r.out,
                   "Write the results to PREFIX.csv and PREFIX.jsonl. Default: the sweep's name, here.")
       ->type_name("PREFIX");
-  takes_whole(cmd->add_option("-j,--jobs", c->r.jobs, "Simulations at once (processes). Default: this machine's "
-                                                      "hardware threads.")
+  takes_whole(cmd->add_option("-j,--jobs", c->r.jobs, "Simulations at once (runner processes, each simulating cell after cell of "
+                                                      "one core count). Default: this machine's hardware threads.")
                   ->type_name("N")
                   ->capture_default_str(),
               1, 1024);
