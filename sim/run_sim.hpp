@@ -131,13 +131,16 @@ class sim_batch {
   /// Runner processes forked so far (each replaces one whose run ended uncleanly, or runs
   /// beside the busy ones).
   std::size_t runners_forked() const { return forked_; }
+  /// What a batch's runs share, as text: the machine, cores, context factory and cost
+  /// profile. Runs with equal keys can go to one batch; start() refuses any other.
+  static std::string engine_key(const scenario& s, const sim_options& o);
 
  private:
   std::shared_ptr<batch_runner> fork_runner() const;
   std::vector<const scenario*> s_;
   mutable std::vector<char> checked_;  ///< per scenario: its checks passed
   sim_options base_;
-  std::string machine_spec_;
+  std::string engine_;  ///< engine_key of the batch's runs
   machine_model machine_;
   mutable std::vector<std::shared_ptr<batch_runner>> runners_;
   mutable std::size_t forked_ = 0;

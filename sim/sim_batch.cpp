@@ -6,9 +6,10 @@
 //     of every batch (batch_ends), so the batch closing a runner's end is what that runner
 //     reads as its end (EOF, exit 0): no other runner holds it open.
 //   - Frames: an 8-byte length, then that many bytes. The batch writes a request (the run's
-//     options and the index of its scenario, JSON) only to an idle runner; the runner answers with one result frame, a byte
-//     "goes on" (1 or 0) before the text finish_simulation reads, and takes no request
-//     before it has written it. So at most one frame is in flight per direction.
+//     options and its scenario's index, JSON) only to an idle runner; the runner answers with
+//     one result frame, a byte "goes on" (1 or 0) before the text finish_simulation reads,
+//     and takes no request before it has written it. So at most one frame is in flight per
+//     direction.
 //   - "goes on" 0: the runner exits after that frame (the run aborted, failed, or left the
 //     engine in a state sim_platform cannot reset); the batch reaps it, and the next run gets
 //     a new runner. A runner that dies mid-run closes its socket early: the batch reads EOF
@@ -25,6 +26,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <sstream>
 #include <stdexcept>
 #include <vector>
 
@@ -107,8 +109,10 @@ std::string encode_request(const sim_options& o, std::size_t which) {
       .dump();
 }
 
-sim_options decode_request(const sim_options& base, const std::string& text) {
+/// The request's options, and in `which` its scenario's index.
+sim_options decode_request(const sim_options& base, const std::string& text, std::size_t& which) {
   const nlohmann::json j = nlohmann::json::parse(text);
+  j.at("scenario").get_to(which);
   sim_options o = base;
   j.at("interleave").get_to(o.interleave);
   j.at("quantum_ns").get_to(o.quantum_ns);
@@ -142,8 +146,9 @@ sim_options decode_request(const sim_options& base, const std::string& text) {
     std::string text;
     int rc = 0;
     try {
-      const std::size_t which = nlohmann::json::parse(request).at("scenario").get<std::size_t>();
-      rc = sim_process::result_text(*scenarios.at(which), decode_request(base, request), m, page, text);
+      std::size_t which = 0;
+      const sim_options o = decode_request(base, request, which);
+      rc = sim_process::result_text(*scenarios.at(which), o, m, page, text);
     } catch (const std::exception& e) {  // a request this runner cannot read
       text = nlohmann::json{{"error", std::string("runner: ") + e.what()}}.dump();
       rc = 3;
@@ -208,8 +213,18 @@ sim_result sim_process::batch_runner_finish(running_simulation& r) {
   return parse_result(text);
 }
 
+std::string sim_batch::engine_key(const scenario& s, const sim_options& o) {
+  std::ostringstream k;
+  k << sim_process::machine_spec(s, o) << '\n' << o.cores << '\n' << o.context_factory << '\n' << o.costs.get();
+  return k.str();
+}
+
 sim_batch::sim_batch(const scenario& s, const sim_options& base)
-    : s_{&s}, checked_(1, 1), base_(base), machine_spec_(sim_process::machine_spec(s, base)), machine_(sim_process::checked(s, base)) {
+    : s_{&s},
+      checked_(1, 1),
+      base_(base),
+      engine_(engine_key(s, base)),
+      machine_(sim_process::checked(s, base)) {
   sim_platform::prepare(machine_, sim_process::config_of(base));
 }
 
@@ -217,8 +232,8 @@ sim_batch::sim_batch(std::vector<const scenario*> scenarios, const sim_options& 
     : s_(std::move(scenarios)),
       checked_(s_.size(), 0),
       base_(base),
-      machine_spec_(s_.empty() ? base.machine : sim_process::machine_spec(*s_.front(), base)),
-      machine_(load_machine(machine_spec_)) {
+      engine_(s_.empty() ? "" : engine_key(*s_.front(), base)),
+      machine_(load_machine(s_.empty() ? base.machine : sim_process::machine_spec(*s_.front(), base))) {
   sim_process::check_options(base);
 }
 
@@ -254,8 +269,7 @@ std::shared_ptr<batch_runner> sim_batch::fork_runner() const {
 
 running_simulation sim_batch::start(const sim_options& o, std::size_t which) const {
   const scenario& s = *s_.at(which);
-  if (sim_process::machine_spec(s, o) != machine_spec_ || o.context_factory != base_.context_factory || o.cores != base_.cores ||
-      o.costs != base_.costs)
+  if (engine_key(s, o) != engine_)
     throw std::logic_error("sim_batch: a run's machine, cores, context factory and costs are the batch's");
   if (!checked_[which]) {
     sim_process::check_scenario(s);  // throws for this scenario's runs only

@@ -5,7 +5,6 @@
 #include <exception>
 #include <map>
 #include <memory>
-#include <sstream>
 #include <string>
 
 #include "jobs/process_pool.hpp"
@@ -26,15 +25,6 @@ struct engine_group {
   std::size_t left = 0;              ///< cells not yet ended
 };
 
-std::string engine_key(const sweep_cell& c) {
-  std::ostringstream k;
-  k << (c.o.machine.empty() ? c.s.machine : c.o.machine) << '\n'
-    << c.o.cores << '\n'
-    << c.o.context_factory << '\n'
-    << c.o.costs.get();
-  return k.str();
-}
-
 /// Each group's cells go to one sim_batch, whose runner processes simulate cell after cell in
 /// one engine: a cell costs its simulation, not a process and an engine (every row is the one
 /// a fresh process makes; tests/sweep). Groups run one after another, in the order of their
@@ -43,7 +33,7 @@ void run_sim_cells(const std::vector<const sweep_cell*>& cells, unsigned jobs, c
   std::vector<engine_group> groups;
   std::map<std::string, std::size_t> by_key;
   for (const sweep_cell* c : cells) {
-    const auto [it, added] = by_key.try_emplace(engine_key(*c), groups.size());
+    const auto [it, added] = by_key.try_emplace(sim_batch::engine_key(c->s, c->o), groups.size());
     if (added) groups.emplace_back();
     groups[it->second].cells.push_back(c);
   }

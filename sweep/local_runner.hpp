@@ -16,8 +16,9 @@ struct sweep_run_hooks {
 };
 
 /// Runs `cells`: sim cells first, up to `jobs` at once, on runner processes that simulate cell
-/// after cell of one core count in one engine (sim_batch); then real cells one after another in this process, so that no real
-/// run shares the machine with another cell. A cell that cannot run becomes an ERROR row.
+/// after cell of one core count in one engine (sim_batch); then real cells one after another
+/// in this process, so that no real run shares the machine with another cell (the runners
+/// have ended by then). A cell that cannot run becomes an ERROR row.
 void run_cells(const std::vector<const sweep_cell*>& cells, unsigned jobs, const sweep_run_hooks& hooks);
 
 }  // namespace twinsched
