@@ -9,11 +9,13 @@ one modeled core per worker (adaptive: up to the recorded host's cores), the rec
 idle strategy and every workload parameter that differs from the scenario file's own.
 
 usage: bench/resimulate.py [--twinsched BIN] [--machine FILE] [--cases REGEX] [--jobs N]
-                           [--tolerance PCT] [--worst-tolerance PCT] ACCURACY.json...
+                           [--metric M] [--tolerance PCT] [--worst-tolerance PCT] ACCURACY.json...
 Run from the repository root (the recorded cases name scenarios/*.toml). --machine defaults
 to the .toml beside the first JSON file. Prints, per case, the real makespan, the simulated
 one then and now with their signed errors, and a summary of now; exits 1 when --tolerance
-(median |error|) or --worst-tolerance is exceeded, or a simulation fails.
+(median |error|) or --worst-tolerance is exceeded, or a simulation fails. --metric compares
+another of accuracy's figures instead of the makespan: the workers' CPU time (cpu_ms) or the
+requests' latency (latency_p50_us, latency_p99_us).
 """
 import argparse
 import concurrent.futures
@@ -31,6 +33,20 @@ def case_name(c):
     return f"{c['scenario']} {c['policy']} {c['workers']}w"
 
 
+def label(c):
+    """case_name and the idle strategy, for the table (one scenario may run under several)."""
+    return f"{c['scenario']} {c['policy']} {c.get('idle', '')} {c['workers']}w"
+
+
+# accuracy's figure -> how a `sim --json` result gives it
+METRICS = {
+    "makespan_ms": lambda r: r["wall_s"] * 1e3,
+    "cpu_ms": lambda r: r["cpu_ns"] / 1e6,
+    "latency_p50_us": lambda r: r["request_latency"]["p50_ns"] / 1e3,
+    "latency_p99_us": lambda r: r["request_latency"]["p99_ns"] / 1e3,
+}
+
+
 def sim_command(args, c, host_cores):
     with open(c["source"], "rb") as f:
         scenario = tomllib.load(f)
@@ -43,9 +59,11 @@ def sim_command(args, c, host_cores):
            "--seed", str(c["seed"]), "--json"]
     own = scenario.get("workload", {})
     for key, value in sorted(c["params"].items()):
-        if key in own and float(own[key]) != float(value):
-            text = str(int(value)) if float(value).is_integer() else str(value)
-            cmd += ["--param", f"{key}={text}"]
+        if key not in own or own[key] == value:
+            continue
+        numeric = isinstance(value, (int, float)) and not isinstance(value, bool)
+        text = (str(int(value)) if float(value).is_integer() else str(value)) if numeric else str(value)
+        cmd += ["--param", f"{key}={text}"]
     return cmd
 
 
@@ -53,7 +71,7 @@ def simulate(args, c, host_cores):
     cmd = sim_command(args, c, host_cores)
     out = subprocess.run(cmd, capture_output=True, text=True)
     try:
-        return json.loads(out.stdout)["wall_s"] * 1e3, ""
+        return METRICS[args.metric](json.loads(out.stdout)), ""
     except (json.JSONDecodeError, KeyError):
         return None, " ".join(cmd) + ": " + (out.stderr.strip().splitlines() or ["no output"])[-1]
 
@@ -69,8 +87,9 @@ def main():
     p.add_argument("--machine", help="machine model (default: the .toml beside the first file)")
     p.add_argument("--cases", default=".", help="regular expression on 'scenario policy Nw'")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
-    p.add_argument("--tolerance", type=percent, help="fail when the median |makespan error| exceeds this (%%)")
-    p.add_argument("--worst-tolerance", type=percent, help="fail when the largest |makespan error| exceeds this (%%)")
+    p.add_argument("--metric", choices=sorted(METRICS), default="makespan_ms", help="the figure compared (default: makespan_ms)")
+    p.add_argument("--tolerance", type=percent, help="fail when the median |error| exceeds this (%%)")
+    p.add_argument("--worst-tolerance", type=percent, help="fail when the largest |error| exceeds this (%%)")
     args = p.parse_args()
     if not args.machine:
         beside = sorted(glob.glob(os.path.join(os.path.dirname(args.files[0]) or ".", "*.toml")))
@@ -89,17 +108,18 @@ def main():
         p.error("no recorded case matches --cases")
 
     errors, failed = [], 0
-    print(f"{'case':28s} {'real ms':>9s} {'sim then':>9s} {'error':>8s} {'sim now':>9s} {'error':>8s}")
+    m = args.metric
+    print(f"{'case':36s} {'real':>9s} {'sim then':>9s} {'error':>8s} {'sim now':>9s} {'error':>8s}  ({m})")
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         for (c, _), (now_ms, why) in zip(work, pool.map(lambda w: simulate(args, *w), work)):
-            real, then = c["real"]["makespan_ms"], c["sim"]["makespan_ms"]
+            real, then = c["real"][m], c["sim"][m]
             if now_ms is None:
                 failed += 1
-                print(f"{case_name(c):28s} FAILED: {why}", flush=True)
+                print(f"{label(c):36s} FAILED: {why}", flush=True)
                 continue
             err = 100 * (now_ms - real) / real
-            errors.append((abs(err), case_name(c)))
-            print(f"{case_name(c):28s} {real:9.2f} {then:9.2f} {c['error']['makespan_ms']:+7.1f}% {now_ms:9.2f} {err:+7.1f}%",
+            errors.append((abs(err), label(c)))
+            print(f"{label(c):36s} {real:9.2f} {then:9.2f} {c['error'][m]:+7.1f}% {now_ms:9.2f} {err:+7.1f}%",
                   flush=True)
     if not errors:
         print("no case simulated")
@@ -108,7 +128,7 @@ def main():
     median = statistics.median(e for e, _ in errors)
     worst, worst_case = errors[-1]
     within = lambda t: sum(e <= t for e, _ in errors)
-    print(f"makespan |error| now: median {median:.1f}%, worst {worst:.1f}% ({worst_case}); "
+    print(f"{m} |error| now: median {median:.1f}%, worst {worst:.1f}% ({worst_case}); "
           f"within 10%: {within(10)} of {len(errors)}, within 25%: {within(25)} of {len(errors)}"
           + (f"; {failed} failed" if failed else ""))
     bad = failed > 0

@@ -121,7 +121,9 @@
 //   19. `cpu_ns()` is the calling worker's CPU time since it started. Real: the thread's CPU
 //       clock (CLOCK_THREAD_CPUTIME_ID: a system call, read at a worker's start and end only).
 //       Simulated: its simulated time less the time it spent blocked in a parker: its core was
-//       busy (running turns, spinning or yielding) the rest of the time.
+//       busy (running turns, spinning or yielding) the rest of the time. Of each block, the
+//       machine's block_cpu counts as CPU: the kernel's work to put the thread to sleep and
+//       wake it, on its own CPU clock.
 //
 // Memory
 //   20. `P::take_pages(bytes)` and `P::give_pages(p, bytes)` (static): the runtime's own large,

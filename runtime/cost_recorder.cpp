@@ -13,14 +13,6 @@
 
 namespace twinsched {
 
-namespace {
-std::uint64_t thread_cpu_ns() {
-  timespec t{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
-  return std::uint64_t(t.tv_sec) * 1'000'000'000u + std::uint64_t(t.tv_nsec);
-}
-}  // namespace
-
 cost_recorder::cost_recorder(unsigned worker_slots) : slots_(worker_slots + 1) {
   for (slot& s : slots_) s.window.reserve(window_turns);
   ns_per_tick_ = 1.0 / burn_ticks_per_ns();
@@ -57,7 +49,7 @@ void cost_recorder::begin(unsigned w) {
   slot& s = slots_[w];
   s.own = s.intervals = 0;
   if (s.wall_ticks == 0) {  // the worker's first turn: the preemption check starts here
-    s.cpu_ns = thread_cpu_ns();
+    s.cpu_ns = thread_platform::cpu_ns();
     s.wall_ticks = tsc_clock::read();
   } else if (!s.window.empty() && double(tsc_clock::read() - s.last_end) * ns_per_tick_ > double(preempted_gap_ns)) {
     check(s, s.last_end);  // the worker was idle since its last turn (parked: no CPU): judge the window up to there
@@ -96,7 +88,7 @@ std::uint64_t cost_recorder::end(unsigned w, const std::type_info& behavior, std
 void cost_recorder::check(slot& s, std::uint64_t until) {
   // Did the thread lose its core between the last check and `until`? Then any turn of the
   // window may hold the gap. (CPU time spent idle after `until` only makes that less likely.)
-  const std::uint64_t cpu = thread_cpu_ns();
+  const std::uint64_t cpu = thread_platform::cpu_ns();
   const bool preempted = double(until - s.wall_ticks) * ns_per_tick_ > double(cpu - s.cpu_ns) + double(preempted_gap_ns);
   if (preempted)
     s.preempted += s.window.size();

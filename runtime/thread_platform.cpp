@@ -209,7 +209,7 @@ void thread_platform::start_service(std::function<void()> fn) {
   });
 }
 
-std::uint64_t thread_platform::cpu_ns() const {
+std::uint64_t thread_platform::cpu_ns() {
   timespec ts{};
   clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return std::uint64_t(ts.tv_sec) * 1'000'000'000u + std::uint64_t(ts.tv_nsec);

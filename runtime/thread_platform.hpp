@@ -119,7 +119,7 @@ class thread_platform {
   void start_service(std::function<void()> fn);
   void join_workers();
   /// Contract 19: the calling thread's CPU clock.
-  std::uint64_t cpu_ns() const;
+  static std::uint64_t cpu_ns();
   int current_worker() const;
   static unsigned hardware_workers() { return std::max(1u, std::thread::hardware_concurrency()); }
   /// Trace events go to the attached recorder's lane of `ev.worker`, stamped with the TSC now

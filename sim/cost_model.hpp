@@ -118,6 +118,7 @@ struct state {
   // costs, ns
   double load = 0, store = 0, rmw = 0, fence = 0, same = 0, cross = 0, per_kib = 0, handoff = 0, contended_unlock = 0,
          park = 0, unpark = 0, wake = 0, spin = 0, yield = 0, burn_call = 0;
+  double block_cpu = 0;  ///< machine_model::block_cpu: CPU time inside a park that blocked
   /// The runtime's own work per runtime_op (models/platform.hpp contract 15), indexed by it:
   /// message, turn, envelope, mailbox_push, mailbox_pop.
   std::array<double, 5> runtime{};

@@ -39,6 +39,7 @@ const std::vector<cost_key>& cost_table() {
       {"park", &machine_model::park},
       {"unpark", &machine_model::unpark},
       {"wake_latency", &machine_model::wake_latency},
+      {"block_cpu", &machine_model::block_cpu},
       {"spin", &machine_model::spin},
       {"yield", &machine_model::yield},
       {"message", &machine_model::message},

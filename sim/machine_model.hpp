@@ -45,6 +45,11 @@ struct machine_model {
   /// Unlocking a lock another thread contended: glibc's futex wake syscall, nobody asleep.
   double contended_unlock = 0;
   double park = 0, unpark = 0, wake_latency = 0, spin = 0, yield = 0;
+  /// Of a park that blocked, the CPU its thread spends (going to sleep in the kernel, and
+  /// back out once woken): part of the time it is blocked, counted as CPU time, not as
+  /// parked. It moves no simulated time. 0 (files written before it): a blocked worker burns
+  /// nothing.
+  double block_cpu = 0;
   /// The wake-up latency's spread, ns at `wake_quantile_probabilities` (calibrate measures it):
   /// each wake-up from a park in simulation is drawn from it, where `wake_latency` is one value
   /// for all. Empty: every wake-up takes `wake_latency`.

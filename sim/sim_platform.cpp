@@ -138,6 +138,7 @@ sim_platform::sim_platform(const machine_model& m, const sim_config& c) : impl_(
   sim_detail::g.queue_op = {m.queue_op, m.locked_queue_op};  // queue_kind order
   sim_detail::g.park = m.park;
   sim_detail::g.unpark = m.unpark;
+  sim_detail::g.block_cpu = m.block_cpu;
   sim_detail::g.wake = m.wake_latency;
   sim_detail::g.wake_quantiles = m.wake_latency_quantiles;
   sim_detail::g.timer_late_quantiles = m.timer_late_quantiles;

@@ -138,7 +138,8 @@ class sim_platform {
   /// Contract 18: an S4U actor off the modeled cores (no charges, no scheduling points).
   void start_service(std::function<void()> fn);
   void join_workers();
-  /// Contract 19: the calling worker's simulated time less its time blocked in parkers.
+  /// Contract 19: the calling worker's simulated time less its time blocked in parkers (less
+  /// block_cpu of each block: the thread's own CPU in it).
   std::uint64_t cpu_ns() const {
     const sim_detail::actor_state* me = sim_detail::g.cur;
     const double t = sim_detail::local_ns(me) - me->blocked_ns;

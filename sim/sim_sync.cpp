@@ -1,6 +1,7 @@
 // The sync primitives' out-of-line parts: a mutex waiting on a holder that yielded, a parker blocking and waking in simulated time.
 #include "sim_sync.hpp"
 
+#include <algorithm>
 #include <mutex>
 
 #include <simgrid/s4u.hpp>
@@ -138,7 +139,9 @@ void parker::block(double ns) {
     if (wake > 0) sleep_ns(me, wake);  // the OS wakes us up
   }
   resume(me);
-  me->blocked_ns += (sg::Engine::get_clock() - blocked_from) * 1e9;
+  const double blocked_ns = (sg::Engine::get_clock() - blocked_from) * 1e9;
+  // the thread's own CPU in a block (machine_model::block_cpu) is CPU time, not parked
+  me->blocked_ns += blocked ? std::max(0.0, blocked_ns - g.block_cpu) : blocked_ns;
   mix(0x7061726bull ^ (std::uint64_t(me->worker + 1) << 8) ^ std::uint64_t(blocked));
   if (g.aborting) halt();
 }

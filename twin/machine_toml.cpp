@@ -46,6 +46,7 @@ std::string machine_toml(const calibration& c) {
   cost("park", m.park);
   cost("unpark", m.unpark);
   cost("wake_latency", m.wake_latency);
+  cost("block_cpu", m.block_cpu);
   auto spread = [&](const char* key, const char* what, const std::vector<double>& q) {
     if (q.empty()) return;
     t += std::string("# ") + what + ": ns at 1%, 10%, 25%, 50%, 75%, 90%, 99% and 99.9%\n" + key + " = [";

@@ -68,25 +68,29 @@ std::vector<double> quantiles_of(const std::vector<double>& v) {
 struct wake_costs {
   double unpark = 0, wake_latency = 0;
   std::vector<double> wake_quantiles;  ///< at wake_quantile_probabilities
+  double block_cpu = 0;                ///< the sleeper's thread CPU across its wait
 };
 
-/// notify_one with a sleeper on the partner CPU (its cost, and the time until the sleeper
-/// runs, steady_clock stamps on both sides): the medians of `rounds` rounds.
+/// notify_one with a sleeper on the partner CPU (its cost, the time until the sleeper runs,
+/// steady_clock stamps on both sides, and the sleeper's thread CPU time across its wait): the
+/// medians of `rounds` rounds.
 wake_costs measure_wakes(int rounds) {
-  std::vector<double> u, w;
+  std::vector<double> u, w, c;
   std::mutex mx;
   std::condition_variable cv;
   bool ready = false, go = false;
   clk::time_point sent;
   for (int i = 0; i < rounds; ++i) {
-    double woke_after = 0;
+    double woke_after = 0, cpu_in_wait = 0;
     std::thread b([&] {
       pin(partner_cpu());
       std::unique_lock lk(mx);
       ready = true;
       cv.notify_all();
+      const std::uint64_t cpu0 = thread_platform::cpu_ns();
       cv.wait(lk, [&] { return go; });
       woke_after = ns_since(sent);
+      cpu_in_wait = double(thread_platform::cpu_ns() - cpu0);
     });
     {
       pin(0);
@@ -104,12 +108,13 @@ wake_costs measure_wakes(int rounds) {
     u.push_back(ns_since(t0));
     b.join();
     w.push_back(woke_after);
+    c.push_back(cpu_in_wait);
     ready = go = false;
   }
   unpin();
   std::sort(u.begin(), u.end());
   std::sort(w.begin(), w.end());
-  return {u[u.size() / 2], w[w.size() / 2], quantiles_of(w)};
+  return {u[u.size() / 2], w[w.size() / 2], quantiles_of(w), median_of(c)};
 }
 
 /// A timed wait's overshoot: how long after its deadline a thread on the partner CPU with the
@@ -240,10 +245,11 @@ void measure_parking(calibration_run& run) {
   m.unpark = wakes.unpark;
   m.wake_latency = wakes.wake_latency;
   m.wake_latency_quantiles = wakes.wake_quantiles;
+  m.block_cpu = std::min(wakes.block_cpu, m.wake_latency);  // the CPU lies inside the block
   m.timer_late_quantiles = measure_timer_late(run.opt.quick ? 300 : 2000);
   run.note(fmt("park %.0f ns, unpark %.0f ns, wake-up latency %.0f ns", m.park, m.unpark, m.wake_latency) +
            fmt(" (p90 %.0f, p99 %.0f),", wakes.wake_quantiles[5], wakes.wake_quantiles[6]) +
-           fmt(" contended unlock %.0f ns", m.contended_unlock));
+           fmt(" contended unlock %.0f ns, a blocked park's own CPU %.0f ns", m.contended_unlock, m.block_cpu));
   run.note(fmt("a timed park's overshoot past its deadline: p50 %.0f ns, p90 %.0f, p99 %.0f", m.timer_late_quantiles[3],
                m.timer_late_quantiles[5], m.timer_late_quantiles[6]));
 }

@@ -56,6 +56,8 @@ constexpr std::int64_t memory_load = 250;
 constexpr std::int64_t stream_load = 13;
 /// an unlock's futex wake after contention (glibc's slow path; the taker's futex wait is park)
 constexpr std::int64_t contended_unlock = 30;
+/// of a park that blocked, its thread's own CPU (counted as CPU time; no simulated time)
+constexpr std::int64_t block_cpu = 1500;
 /// The probe's private cache: 4 KiB, the footprints of 16 actors of 64 declared bytes
 /// (64 + sim_platform::actor_overhead_bytes = 256 bytes each).
 constexpr std::int64_t private_cache_kib = 4;
@@ -78,6 +80,7 @@ std::string probe_machine_text() {
   set("park", cost::park);
   set("unpark", cost::unpark);
   set("wake_latency", cost::wake);
+  set("block_cpu", cost::block_cpu);
   set("spin", cost::spin);
   set("yield", cost::yield);
   set("message", cost::message);
@@ -158,7 +161,7 @@ TEST_CASE("the probe machine gives every cost term its own value") {
                           m.line_cross_socket, m.migration_per_kib, m.lock_handoff, m.queue_op, m.park,
                           m.unpark, m.wake_latency, m.spin, m.yield, m.message, m.turn, m.envelope,
                           m.mailbox_push, m.mailbox_pop, m.burn_call, m.locked_queue_op, m.cold_actor, m.contended_unlock,
-                          m.llc_actor, m.memory_load, m.stream_load};
+                          m.llc_actor, m.memory_load, m.stream_load, m.block_cpu};
   CHECK(values.size() == machine_cost_keys().size());
 }
 
@@ -887,6 +890,42 @@ TEST_CASE("a park that times out costs park, the timeout and the wake-up latency
     return r;
   });
   CHECK(t.park_for == cost::rmw + cost::park + 10000 + cost::wake);
+}
+
+TEST_CASE("a park that blocked counts block_cpu of its blocked time as CPU time, at most all of it, and moves no simulated time") {
+  struct times {
+    std::int64_t park_for, cpu_in_park, cpu_in_token_park;
+  };
+  auto park_with = [](double block_cpu) {
+    return in_child<times>([&] {
+      machine_model m = probe_machine();
+      m.block_cpu = block_cpu;
+      times r{};
+      simulate(m, [&](sim_platform& plat) {
+        sim_platform::parker p;
+        plat.start_worker(0, [&] {
+          std::uint64_t cpu0 = plat.cpu_ns();
+          r.park_for = timed(plat, [&] { p.park_for(10000); });
+          r.cpu_in_park = std::int64_t(plat.cpu_ns() - cpu0);
+          p.unpark();  // the token: the next park does not block
+          cpu0 = plat.cpu_ns();
+          p.park();
+          r.cpu_in_token_park = std::int64_t(plat.cpu_ns() - cpu0);
+        });
+        plat.join_workers();
+      });
+      return r;
+    });
+  };
+  CHECK(probe_machine().block_cpu == cost::block_cpu);
+  const times none = park_with(0), some = park_with(3000), all = park_with(1e9);
+  CHECK(none.park_for == cost::rmw + cost::park + 10000 + cost::wake);
+  CHECK(some.park_for == none.park_for);
+  CHECK(all.park_for == none.park_for);
+  CHECK(none.cpu_in_park == cost::rmw + cost::park);  // blocked from the lock on: none of it CPU
+  CHECK(some.cpu_in_park == none.cpu_in_park + 3000);
+  CHECK(all.cpu_in_park == all.park_for);
+  CHECK(some.cpu_in_token_park == none.cpu_in_token_park);
 }
 
 TEST_CASE("with the wake-up latency's spread, each wake-up is drawn from it: its quantiles, the same draws in every run, and a spread of one value is that value") {

@@ -26,7 +26,7 @@ constexpr double machine_model::*costs[] = {
     &machine_model::yield,            &machine_model::message,          &machine_model::turn,
     &machine_model::envelope,         &machine_model::mailbox_push,     &machine_model::mailbox_pop,
     &machine_model::burn_call,        &machine_model::cold_actor,       &machine_model::llc_actor,
-    &machine_model::memory_load,      &machine_model::stream_load};
+    &machine_model::memory_load,      &machine_model::stream_load,      &machine_model::block_cpu};
 
 calibration measured() {
   calibration c;
