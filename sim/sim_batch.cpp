@@ -101,7 +101,8 @@ std::string encode_request(const sim_options& o, std::size_t which) {
   nlohmann::json list = nlohmann::json::array();
   for (const preemption& p : o.schedule.list) list.push_back({p.worker, p.op, p.delay_ns});
   const schedule_spec& sc = o.schedule;
-  return nlohmann::json{{"scenario", which},           {"interleave", o.interleave},  {"quantum_ns", o.quantum_ns},   {"time_limit_s", o.time_limit_s},
+  return nlohmann::json{{"scenario", which},
+                        {"interleave", o.interleave},  {"quantum_ns", o.quantum_ns},   {"time_limit_s", o.time_limit_s},
                         {"trace_path", o.trace_path},  {"replay_from", o.replay_from}, {"max_points", o.max_points},
                         {"strategy", sc.strategy},     {"seed", sc.seed},              {"p", sc.p},
                         {"depth", sc.depth},           {"horizon", sc.horizon},        {"min_delay_ns", sc.min_delay_ns},
